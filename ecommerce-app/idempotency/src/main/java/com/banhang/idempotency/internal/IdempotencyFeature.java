@@ -1,0 +1,41 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.Idempotent;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.Provider;
+import java.lang.reflect.Method;
+
+/**
+ * Puts an {@link IdempotencyFilter} on every resource method marked {@link Idempotent}, at
+ * deployment. A dynamic feature rather than a name binding, because the annotation is also the CDI
+ * interceptor binding: a filter class carrying it would have its own methods intercepted.
+ */
+@Provider
+public class IdempotencyFeature implements DynamicFeature {
+
+  @Override
+  public void configure(ResourceInfo resourceInfo, FeatureContext context) {
+    Method method = resourceInfo.getResourceMethod();
+    Idempotent policy = method.getAnnotation(Idempotent.class);
+    if (policy == null) {
+      policy = resourceInfo.getResourceClass().getAnnotation(Idempotent.class);
+    }
+    if (policy == null) {
+      return;
+    }
+    if (!Response.class.isAssignableFrom(method.getReturnType())) {
+      // The interceptor answers with the stored bytes, which only a Response can carry.
+      throw new IllegalStateException(
+          "@Idempotent method " + method + " must return jakarta.ws.rs.core.Response");
+    }
+    if (policy.operation().isBlank()) {
+      throw new IllegalStateException("@Idempotent method " + method + " names no operation");
+    }
+    // After authentication and authorization: a replay is served only to a caller allowed now.
+    context.register(new IdempotencyFilter(policy), Priorities.USER);
+  }
+}

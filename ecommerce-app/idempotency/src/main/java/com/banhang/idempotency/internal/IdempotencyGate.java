@@ -1,0 +1,305 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
+import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.SideEffects;
+import com.banhang.idempotency.persistence.ClaimRequest;
+import com.banhang.idempotency.persistence.ClaimResult;
+import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.persistence.StoredResponse;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.core.Response;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ByteArrayInputStream;
+import java.security.Principal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The idempotency algorithm around one request, in the order it happens:
+ *
+ * <ol>
+ *   <li><b>admit</b>: read and validate the key, bound and fingerprint the body. A bad request is
+ *       answered here, before anything is stored, so the client may fix it and reuse the key.
+ *   <li><b>claim</b>: one atomic write in the store decides who owns the key.
+ *   <li><b>answer a duplicate</b>: another fingerprint is 422; a completed key is replayed
+ *       byte for byte; a running one is 409 (after an optional bounded wait); an unknown remote
+ *       outcome is 409 with the operation's problem.
+ *   <li><b>execute</b>: the method runs; {@link IdempotencyInterceptor} stores its response inside
+ *       the method's transaction.
+ *   <li><b>settle</b>: if the method did not complete the key, decide what the claim becomes:
+ *       released (failed before execution, or failed without a side effect), completed with a
+ *       business rejection (a final 4xx decision), or kept with its outcome unknown.
+ * </ol>
+ */
+@ApplicationScoped
+public class IdempotencyGate {
+
+  public static final String KEY_HEADER = "Idempotency-Key";
+  public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+  public static final String EXPIRES_HEADER = "Idempotency-Key-Expires";
+
+  private static final Logger LOG = Logger.getLogger(IdempotencyGate.class.getName());
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+  /** IMF-fixdate (RFC 9110 s5.6.7), the only date format an HTTP sender may produce. */
+  private static final DateTimeFormatter HTTP_DATE =
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US);
+
+  @Inject IdempotencySettings settings;
+  @Inject IdempotencyStore store;
+  @Inject IdempotencyProblems problems;
+  @Inject IdempotentRequestState state;
+
+  void beforeMethod(Idempotent policy, ContainerRequestContext request) {
+    String operation = policy.operation();
+    List<String> keyValues = request.getHeaders().get(KEY_HEADER);
+    if (keyValues == null || keyValues.isEmpty()) {
+      if (policy.keyRequired()) {
+        request.abortWith(
+            problems.response(
+                400,
+                "idempotency-key-missing",
+                "Idempotency-Key missing",
+                "this operation needs an Idempotency-Key header; send a new UUID per intent",
+                operation,
+                null));
+      }
+      return;
+    }
+
+    // Phase 1: admit.
+    String key;
+    String fingerprint;
+    try {
+      key = IdempotencyKeyParser.parse(keyValues);
+    } catch (InvalidIdempotencyKeyException e) {
+      request.abortWith(
+          problems.response(
+              400, "idempotency-key-invalid", "Idempotency-Key invalid", e.getMessage(), operation,
+              null));
+      return;
+    }
+    try {
+      fingerprint = RequestFingerprint.of(operation, pathParameters(request), body(request));
+    } catch (RejectedRequestException e) {
+      request.abortWith(
+          problems.response(e.status(), e.problemType(), e.title(), e.getMessage(), null, null));
+      return;
+    }
+
+    // Phase 2: claim.
+    Duration ttl = settings.ttl(operation, policy.ttl());
+    ClaimRequest claimRequest =
+        new ClaimRequest(
+            tenant(request),
+            operation,
+            key,
+            fingerprint,
+            settings.lease(),
+            ttl,
+            policy.sideEffects() == SideEffects.LOCAL);
+    ClaimResult result;
+    try {
+      result = store.claim(claimRequest);
+    } catch (IdempotencyStoreUnavailableException e) {
+      LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
+      request.abortWith(storeUnavailable(operation));
+      return;
+    }
+    IdempotencyRecord record = result.record();
+    state.keyPresented(operation, key, record.expiresAt());
+    if (result.won()) {
+      state.claimed(record.claimedKey());
+      return;
+    }
+
+    // Phase 3: answer a duplicate.
+    request.abortWith(answerDuplicate(claimRequest, record));
+  }
+
+  private Response answerDuplicate(ClaimRequest claimRequest, IdempotencyRecord record) {
+    String operation = claimRequest.operation();
+    if (!record.requestHash().equals(claimRequest.requestHash())) {
+      return problems.response(
+          422,
+          "idempotency-key-reused",
+          "Idempotency key reused",
+          "this key was used for a different request; use a new key for a new intent",
+          operation,
+          record.expiresAt());
+    }
+    IdempotencyRecord current = awaitCompletion(record);
+    if (current.completed()) {
+      return Response.fromResponse(StoredResponses.toResponse(current.response()))
+          .header(REPLAYED_HEADER, "true")
+          .build();
+    }
+    if (current.outcomeUnknown() && current.response() != null) {
+      return problems.withRetryAfter(StoredResponses.toResponse(current.response()));
+    }
+    return problems.keyInUse(operation, current.expiresAt());
+  }
+
+  /** The bounded wait for a running first attempt; zero by default (seed 001: answer at once). */
+  private IdempotencyRecord awaitCompletion(IdempotencyRecord record) {
+    Duration wait = settings.inProgressWait();
+    if (record.completed() || record.outcomeUnknown() || wait.isZero()) {
+      return record;
+    }
+    Instant deadline = Instant.now().plus(wait);
+    IdempotencyRecord current = record;
+    while (!current.completed() && Instant.now().isBefore(deadline)) {
+      try {
+        Thread.sleep(POLL_INTERVAL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return current;
+      }
+      current = store.find(record.tenant(), record.operation(), record.key()).orElse(current);
+    }
+    return current;
+  }
+
+  void afterMethod(ContainerRequestContext request, ContainerResponseContext response) {
+    if (state.expiresAt() != null) {
+      response.getHeaders().putSingle(EXPIRES_HEADER, httpDate(state.expiresAt()));
+    }
+    ClaimedKey claim = state.claim();
+    if (claim == null || state.completed() != null || state.isClaimLost()) {
+      return;
+    }
+    // Phase 5: settle a claim the method did not complete.
+    try {
+      settle(claim, response);
+    } catch (IdempotencyStoreUnavailableException e) {
+      // The answer is already decided; the lease (local) or reconciliation (remote) ends the claim.
+      LOG.log(Level.WARNING, "could not settle a claim of " + claim.operation(), e);
+    }
+  }
+
+  private void settle(ClaimedKey claim, ContainerResponseContext response) {
+    OutcomeUnknownException unknown = state.outcomeUnknown();
+    if (unknown != null) {
+      byte[] problem =
+          problems.body(
+              409,
+              unknown.problemType(),
+              "Outcome unknown",
+              unknown.getMessage() + "; it is being reconciled, retry later with the same key",
+              claim.operation(),
+              state.expiresAt());
+      store.markOutcomeUnknown(
+          claim,
+          new StoredResponse(
+              409,
+              java.util.Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE),
+              problem));
+      response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
+      return;
+    }
+    int status = response.getStatus();
+    if (state.isExecutionStarted() && status >= 400 && status < 500) {
+      // A decided business rejection: final for this key, replayed like a success.
+      StoredResponse stored =
+          StoredResponses.capture(toResponse(response), settings.storedHeaders());
+      if (store.complete(claim, stored)) {
+        response.setEntity(stored.body());
+      }
+      return;
+    }
+    // Rejected before execution (invalid body) or failed without a side effect: run again.
+    store.release(claim);
+  }
+
+  private static Response toResponse(ContainerResponseContext context) {
+    Response.ResponseBuilder builder = Response.status(context.getStatus());
+    context.getHeaders().forEach((name, values) -> values.forEach(v -> builder.header(name, v)));
+    if (context.getEntity() != null) {
+      builder.entity(context.getEntity());
+    }
+    if (context.getMediaType() != null) {
+      builder.type(context.getMediaType());
+    }
+    return builder.build();
+  }
+
+  private Response storeUnavailable(String operation) {
+    return problems.withRetryAfter(
+        problems.response(
+            503,
+            "idempotency-store-unavailable",
+            "Idempotency store unavailable",
+            "the request was not executed because its key could not be recorded; retry later",
+            operation,
+            null));
+  }
+
+  private byte[] body(ContainerRequestContext request) throws RejectedRequestException {
+    int limit = settings.maxBodyBytes();
+    if (request.getLength() > limit) {
+      throw tooLarge(limit);
+    }
+    InputStream in = request.getEntityStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    try {
+      int n;
+      while ((n = in.read(buffer)) != -1) {
+        out.write(buffer, 0, n);
+        if (out.size() > limit) {
+          throw tooLarge(limit);
+        }
+      }
+    } catch (IOException e) {
+      throw new RejectedRequestException(
+          400, "malformed-request-body", "Malformed request body", "the body could not be read");
+    }
+    byte[] body = out.toByteArray();
+    // The method reads the same bytes that were fingerprinted.
+    request.setEntityStream(new ByteArrayInputStream(body));
+    return body;
+  }
+
+  private static RejectedRequestException tooLarge(int limit) {
+    return new RejectedRequestException(
+        413,
+        "request-body-too-large",
+        "Request body too large",
+        "the body exceeds " + limit + " bytes");
+  }
+
+  private static SortedMap<String, String> pathParameters(ContainerRequestContext request) {
+    SortedMap<String, String> parameters = new TreeMap<>();
+    request
+        .getUriInfo()
+        .getPathParameters()
+        .forEach((name, values) -> parameters.put(name, String.join("/", values)));
+    return parameters;
+  }
+
+  /** The tenant is whoever authenticated, never something the client writes in the request. */
+  private static String tenant(ContainerRequestContext request) {
+    Principal principal =
+        request.getSecurityContext() == null ? null : request.getSecurityContext().getUserPrincipal();
+    return principal == null ? "anonymous" : principal.getName();
+  }
+
+  private static String httpDate(Instant instant) {
+    return HTTP_DATE.format(instant.atOffset(ZoneOffset.UTC));
+  }
+}

@@ -1,0 +1,88 @@
+package com.banhang.idempotency.internal;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Every knob of the library, read through MicroProfile Config, so each can be set in
+ * microprofile-config.properties, a system property or an environment variable
+ * (IDEMPOTENCY_LEASE for idempotency.lease). Defaults are listed in docs/idempotency.md.
+ */
+@ApplicationScoped
+public class IdempotencySettings {
+
+  @Inject Config config;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.datasource", defaultValue = "jdbc/idempotency")
+  String dataSourceName;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.lease", defaultValue = "PT30S")
+  Duration lease;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.max-body-bytes", defaultValue = "65536")
+  int maxBodyBytes;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.in-progress-wait", defaultValue = "PT0S")
+  Duration inProgressWait;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.retry-after-seconds", defaultValue = "1")
+  int retryAfterSeconds;
+
+  @Inject
+  @ConfigProperty(
+      name = "idempotency.problem-type-base",
+      defaultValue = "https://github.com/banhang/shop/blob/main/docs/problems.md#")
+  String problemTypeBase;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.stored-headers", defaultValue = "Location,Content-Type")
+  List<String> storedHeaders;
+
+  public String dataSourceName() {
+    return dataSourceName;
+  }
+
+  /** How long a winner owns a key before a retry of a local operation may take it over. */
+  public Duration lease() {
+    return lease;
+  }
+
+  public int maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  /** How long a duplicate waits for a running first attempt before it is answered 409. */
+  public Duration inProgressWait() {
+    return inProgressWait;
+  }
+
+  public int retryAfterSeconds() {
+    return retryAfterSeconds;
+  }
+
+  public String problemType(String slug) {
+    return problemTypeBase + slug;
+  }
+
+  /** The allowlist of response headers kept for replay; never cookies or credentials. */
+  public List<String> storedHeaders() {
+    return storedHeaders;
+  }
+
+  /** The operation's TTL: {@code idempotency.operations.<operation>.ttl}, else the annotation's. */
+  public Duration ttl(String operation, String annotated) {
+    Optional<Duration> configured =
+        config.getOptionalValue("idempotency.operations." + operation + ".ttl", Duration.class);
+    return configured.orElseGet(() -> Duration.parse(annotated));
+  }
+}

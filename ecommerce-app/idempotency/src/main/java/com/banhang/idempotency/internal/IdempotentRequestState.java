@@ -1,0 +1,108 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.persistence.StoredResponse;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.time.Instant;
+
+/**
+ * What the request filter, the interceptor and the response filter of one request tell each other.
+ * Filled by the filter; only a request that won its claim has a {@link #claim()}.
+ */
+@RequestScoped
+public class IdempotentRequestState {
+
+  @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+  TransactionSynchronizationRegistry transactions;
+
+  private String operation;
+  private String key;
+  private Instant expiresAt;
+  private ClaimedKey claim;
+  private boolean executionStarted;
+  private volatile StoredResponse completed;
+  private OutcomeUnknownException outcomeUnknown;
+  private boolean claimLost;
+
+  void keyPresented(String operation, String key, Instant expiresAt) {
+    this.operation = operation;
+    this.key = key;
+    this.expiresAt = expiresAt;
+  }
+
+  void claimed(ClaimedKey claim) {
+    this.claim = claim;
+  }
+
+  public ClaimedKey claim() {
+    return claim;
+  }
+
+  String operation() {
+    return operation;
+  }
+
+  String key() {
+    return key;
+  }
+
+  Instant expiresAt() {
+    return expiresAt;
+  }
+
+  void executionStarted() {
+    executionStarted = true;
+  }
+
+  boolean isExecutionStarted() {
+    return executionStarted;
+  }
+
+  /**
+   * The key was completed with {@code stored} in the current transaction. Until that transaction
+   * commits the completion is not real: a rollback forgets it, and the response filter then settles
+   * the claim as if the method had failed.
+   */
+  public void completedInTransaction(StoredResponse stored) {
+    completed = stored;
+    if (transactions != null && transactions.getTransactionKey() != null) {
+      transactions.registerInterposedSynchronization(
+          new Synchronization() {
+            @Override
+            public void beforeCompletion() {}
+
+            @Override
+            public void afterCompletion(int status) {
+              if (status != Status.STATUS_COMMITTED) {
+                completed = null;
+              }
+            }
+          });
+    }
+  }
+
+  StoredResponse completed() {
+    return completed;
+  }
+
+  void outcomeUnknown(OutcomeUnknownException e) {
+    outcomeUnknown = e;
+  }
+
+  OutcomeUnknownException outcomeUnknown() {
+    return outcomeUnknown;
+  }
+
+  void claimLost() {
+    claimLost = true;
+  }
+
+  boolean isClaimLost() {
+    return claimLost;
+  }
+}

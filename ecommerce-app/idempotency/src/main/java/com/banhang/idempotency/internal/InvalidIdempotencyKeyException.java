@@ -1,0 +1,11 @@
+package com.banhang.idempotency.internal;
+
+/** The {@code Idempotency-Key} header is present but not a key (CONTRACT s3). */
+public class InvalidIdempotencyKeyException extends Exception {
+
+  private static final long serialVersionUID = 1L;
+
+  public InvalidIdempotencyKeyException(String reason) {
+    super(reason);
+  }
+}

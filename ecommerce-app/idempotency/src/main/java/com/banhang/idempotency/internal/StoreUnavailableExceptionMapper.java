@@ -1,0 +1,28 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+/** The store failed while a method ran: fail closed with 503, its transaction is rolled back. */
+@Provider
+public class StoreUnavailableExceptionMapper
+    implements ExceptionMapper<IdempotencyStoreUnavailableException> {
+
+  @Inject IdempotencyProblems problems;
+  @Inject IdempotentRequestState state;
+
+  @Override
+  public Response toResponse(IdempotencyStoreUnavailableException e) {
+    return problems.withRetryAfter(
+        problems.response(
+            503,
+            "idempotency-store-unavailable",
+            "Idempotency store unavailable",
+            "the result of this request could not be recorded; retry later with the same key",
+            state.operation(),
+            null));
+  }
+}

@@ -1,0 +1,7 @@
+package com.banhang.idempotency.persistence;
+
+/**
+ * The answer of one claim: the row as the database holds it after the call, and whether this call
+ * became its owner (a new key, a takeover of an expired lease, or a reuse of an expired key).
+ */
+public record ClaimResult(boolean won, IdempotencyRecord record) {}

@@ -1,0 +1,52 @@
+package com.banhang.idempotency.persistence;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/**
+ * PostgreSQL: the claim is the function {@code idempotency_claim} (sql/postgresql), an {@code INSERT
+ * ... ON CONFLICT DO NOTHING} followed by the takeover rules, in one statement's transaction.
+ */
+public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
+
+  public PostgresIdempotencyStore(DataSource dataSource) {
+    super(dataSource);
+  }
+
+  @Override
+  public ClaimResult claim(ClaimRequest request) {
+    String sql = "SELECT won, " + COLUMNS + " FROM idempotency_claim(?, ?, ?, ?, ?, ?, ?)";
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      bind(
+          statement,
+          request.tenant(),
+          request.operation(),
+          request.key(),
+          request.requestHash(),
+          request.lease().toMillis(),
+          request.ttl().toSeconds(),
+          request.takeoverAllowed());
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("idempotency_claim returned no row");
+        }
+        return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2));
+      }
+    } catch (SQLException e) {
+      throw unavailable("cannot claim a key", e);
+    }
+  }
+
+  @Override
+  public int purgeExpired(int batchSize) {
+    return executeUpdate(
+        "DELETE FROM idempotency_record WHERE ctid IN (SELECT ctid FROM idempotency_record"
+            + " WHERE status = 'COMPLETED' AND expires_at < ? LIMIT ?)",
+        utcNow(),
+        batchSize);
+  }
+}

@@ -1,0 +1,37 @@
+package com.banhang.shop.orders.infrastructure.persistence.jpa;
+
+import com.banhang.shop.orders.domain.model.MerchantOrderIdTakenException;
+import com.banhang.shop.orders.domain.model.Order;
+import com.banhang.shop.orders.domain.model.OrderRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.PersistenceException;
+import java.util.Optional;
+
+@ApplicationScoped
+public class JpaOrderRepository implements OrderRepository {
+
+  @PersistenceContext(unitName = "shop")
+  EntityManager em;
+
+  @Override
+  public void add(Order order) {
+    em.persist(order);
+    try {
+      // Flush now so that the unique merchant id is decided here, by the database, not at commit.
+      em.flush();
+    } catch (PersistenceException e) {
+      if (order.merchantOrderId() != null) {
+        throw new MerchantOrderIdTakenException(order.merchantOrderId());
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public Optional<Order> find(String tenantId, String orderId) {
+    Order order = em.find(Order.class, orderId);
+    return order != null && order.tenantId().equals(tenantId) ? Optional.of(order) : Optional.empty();
+  }
+}

@@ -1,0 +1,61 @@
+package com.banhang.shop.web;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * Brings the database schema up to date when the application starts, from the migration set of the
+ * database it finds ({@code sql/<vendor>} in the repository, {@code db/migration/<vendor>} in the
+ * WAR). Each folder holds an empty {@code flyway.location} file: on Liberty, as on WebSphere, Flyway
+ * finds a classpath folder only through a file inside it.
+ */
+@ApplicationScoped
+public class DatabaseMigrations {
+
+  private static final Logger LOG = Logger.getLogger(DatabaseMigrations.class.getName());
+
+  @Resource(lookup = "jdbc/shop")
+  DataSource dataSource;
+
+  void migrateOnStart(@Observes @Initialized(ApplicationScoped.class) Object start)
+      throws SQLException {
+    var result =
+        Flyway.configure(DatabaseMigrations.class.getClassLoader())
+            .dataSource(dataSource)
+            .locations("classpath:db/migration/" + vendor())
+            .callbackLocations(new String[0])
+            .load()
+            .migrate();
+    LOG.info(
+        () ->
+            "database schema at version "
+                + result.targetSchemaVersion
+                + " ("
+                + result.migrationsExecuted
+                + " migrations run now)");
+  }
+
+  /** The migration folder of the database behind the data source. */
+  private String vendor() throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      String product = connection.getMetaData().getDatabaseProductName();
+      if (product.startsWith("Microsoft SQL Server")) {
+        return "sqlserver";
+      }
+      if (product.startsWith("PostgreSQL")) {
+        return "postgresql";
+      }
+      if (product.startsWith("H2")) {
+        return "h2";
+      }
+      throw new IllegalStateException("no migrations for database " + product);
+    }
+  }
+}
