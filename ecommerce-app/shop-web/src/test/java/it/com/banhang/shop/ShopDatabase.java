@@ -1,0 +1,48 @@
+package it.com.banhang.shop;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Direct reads of the database behind the running server: the ground truth for "exactly one order"
+ * that HTTP answers alone cannot prove.
+ */
+public final class ShopDatabase {
+
+  private ShopDatabase() {}
+
+  public static long count(String sql, Object... parameters) {
+    try (Connection connection =
+            DriverManager.getConnection(
+                System.getProperty("shop.jdbc.url"),
+                System.getProperty("shop.jdbc.user"),
+                System.getProperty("shop.jdbc.password", ""));
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
+  public static long ordersWithSku(String sku) {
+    return count("SELECT COUNT(*) FROM order_line WHERE sku = ?", sku);
+  }
+
+  public static long keys(String tenant, String operation, String key) {
+    return count(
+        "SELECT COUNT(*) FROM idempotency_record"
+            + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+        tenant,
+        operation,
+        key);
+  }
+}
