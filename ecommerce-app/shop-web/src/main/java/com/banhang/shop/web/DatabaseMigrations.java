@@ -26,11 +26,13 @@ public class DatabaseMigrations {
 
   void migrateOnStart(@Observes @Initialized(ApplicationScoped.class) Object start)
       throws SQLException {
+    String location = "classpath:db/migration/" + vendor();
     var result =
         Flyway.configure(DatabaseMigrations.class.getClassLoader())
             .dataSource(dataSource)
-            .locations("classpath:db/migration/" + vendor())
-            .callbackLocations(new String[0])
+            .locations(location)
+            // Callbacks, if any, sit beside the migrations; the default folder does not exist.
+            .callbackLocations(location)
             .load()
             .migrate();
     LOG.info(

@@ -1,0 +1,33 @@
+package com.banhang.gateway.sandbox.charge;
+
+import com.banhang.gateway.sandbox.fault.DropMode;
+
+/**
+ * What {@link ChargeService#charge} did, for the HTTP layer to answer.
+ */
+public sealed interface ChargeOutcome {
+
+    /** A new charge was committed (succeeded or declined). */
+    record Created(Charge charge) implements ChargeOutcome {
+    }
+
+    /** The key already holds a charge for the same request: that charge, never a second one. */
+    record Replayed(Charge charge) implements ChargeOutcome {
+    }
+
+    /** The key already holds a charge for a different request. */
+    record KeyReused() implements ChargeOutcome {
+    }
+
+    /** Another request with the key won the insert but its charge could not be read yet. */
+    record InProgress() implements ChargeOutcome {
+    }
+
+    /** Injected fault: the processor failed before charging; nothing was stored. */
+    record ProcessorUnavailable() implements ChargeOutcome {
+    }
+
+    /** Injected fault: the charge was committed, then its response is to be lost. */
+    record ResponseDropped(Charge charge, DropMode mode) implements ChargeOutcome {
+    }
+}

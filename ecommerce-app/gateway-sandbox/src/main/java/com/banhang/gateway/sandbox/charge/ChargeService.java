@@ -1,0 +1,166 @@
+package com.banhang.gateway.sandbox.charge;
+
+import com.banhang.gateway.sandbox.fault.FaultControl;
+import com.banhang.gateway.sandbox.fault.FaultDecision;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The card processor: charges once per idempotency key, replays the stored charge for a retry of the same
+ * request, refuses a key reused for another request, and injects the configured faults.
+ *
+ * <p>The database's unique constraint on the key, not a check in this class, decides which of several
+ * concurrent requests creates the charge; the others read the winner's charge and replay it.
+ */
+@ApplicationScoped
+public class ChargeService {
+
+    /** MicroProfile Config property: how long a key holds its charge (ISO-8601 duration, default PT24H). */
+    public static final String KEY_RETENTION = "gateway.key-retention";
+
+    /** How often a request that lost the insert looks for the winner's charge before answering 409. */
+    static final int WINNER_READ_ATTEMPTS = 10;
+    static final long WINNER_READ_INTERVAL_MS = 50;
+
+    private final ChargeRepository repository;
+    private final FaultControl faults;
+    private final Duration keyRetention;
+    private final Clock clock;
+    private final Pause pause;
+
+    /** For CDI's client proxy only. */
+    protected ChargeService() {
+        this(null, null, Duration.ZERO, Clock.systemUTC(), Pause.SLEEP);
+    }
+
+    @Inject
+    public ChargeService(ChargeRepository repository, FaultControl faults,
+                         @ConfigProperty(name = KEY_RETENTION, defaultValue = "PT24H") Duration keyRetention) {
+        this(repository, faults, keyRetention, Clock.systemUTC(), Pause.SLEEP);
+    }
+
+    /**
+     * @param keyRetention how long a key holds its charge; after that the key may start a new charge
+     */
+    public ChargeService(ChargeRepository repository, FaultControl faults, Duration keyRetention, Clock clock,
+                         Pause pause) {
+        this.repository = repository;
+        this.faults = faults;
+        this.keyRetention = keyRetention;
+        this.clock = clock;
+        this.pause = pause;
+    }
+
+    /**
+     * Charges a valid request under a valid key.
+     */
+    public ChargeOutcome charge(String idempotencyKey, ChargeRequest request) {
+        // One decision per call, drawn first, so that the random sequence depends only on the number of calls.
+        FaultDecision decision = faults.nextDecision();
+        String requestHash = RequestFingerprint.of(request);
+
+        Optional<Charge> existing = findLive(idempotencyKey, true);
+        if (existing.isPresent()) {
+            // Replays get no fault but latency: the processor answers from its idempotency cache.
+            pause.pause(decision.latencyMs());
+            return replayOrRefuse(existing.get(), requestHash);
+        }
+        if (decision.errorBeforeCharge()) {
+            pause.pause(decision.latencyMs());
+            return new ChargeOutcome.ProcessorUnavailable();
+        }
+
+        pause.pause(decision.latencyBeforeChargeMs());
+        Charge charge = newCharge(idempotencyKey, request, requestHash);
+        boolean won = repository.insert(charge);
+        // The charge (ours or the winner's) is committed now; the response waits, as a late processor's would.
+        pause.pause(decision.latencyAfterChargeMs());
+        if (!won) {
+            return outcomeOfLostInsert(idempotencyKey, requestHash);
+        }
+        if (decision.dropResponse()) {
+            return new ChargeOutcome.ResponseDropped(charge, decision.dropMode());
+        }
+        return new ChargeOutcome.Created(charge);
+    }
+
+    /**
+     * The charge a key holds, succeeded or declined, as long as the key is within its retention window.
+     */
+    public Optional<Charge> findByKey(String idempotencyKey) {
+        return findLive(idempotencyKey, false);
+    }
+
+    /** Succeeded and declined charges of one order reference. */
+    public ChargeCounts countsFor(String orderReference) {
+        return repository.countsFor(orderReference);
+    }
+
+    /** Succeeded and declined charges in total. */
+    public ChargeCounts totals() {
+        return repository.totals();
+    }
+
+    /** Succeeded charges per order reference. */
+    public Map<String, Long> succeededByOrderReference() {
+        return repository.succeededByOrderReference();
+    }
+
+    private Optional<Charge> findLive(String idempotencyKey, boolean retireExpired) {
+        Optional<Charge> charge = repository.findByKey(idempotencyKey);
+        if (charge.isPresent() && isExpired(charge.get())) {
+            if (retireExpired) {
+                repository.retireKey(charge.get().id(), idempotencyKey);
+            }
+            return Optional.empty();
+        }
+        return charge;
+    }
+
+    private boolean isExpired(Charge charge) {
+        return !charge.createdAt().plus(keyRetention).isAfter(clock.instant());
+    }
+
+    private static ChargeOutcome replayOrRefuse(Charge existing, String requestHash) {
+        return existing.requestHash().equals(requestHash)
+                ? new ChargeOutcome.Replayed(existing)
+                : new ChargeOutcome.KeyReused();
+    }
+
+    private ChargeOutcome outcomeOfLostInsert(String idempotencyKey, String requestHash) {
+        // With auto-commit the winner's row is normally visible at once; the retries cover a database that
+        // reports the conflict before the winner's commit is visible to a new statement.
+        for (int attempt = 1; attempt <= WINNER_READ_ATTEMPTS; attempt++) {
+            Optional<Charge> winner = repository.findByKey(idempotencyKey);
+            if (winner.isPresent()) {
+                return replayOrRefuse(winner.get(), requestHash);
+            }
+            if (attempt < WINNER_READ_ATTEMPTS) {
+                pause.pause(WINNER_READ_INTERVAL_MS);
+            }
+        }
+        return new ChargeOutcome.InProgress();
+    }
+
+    private Charge newCharge(String idempotencyKey, ChargeRequest request, String requestHash) {
+        // Milliseconds: what every database keeps, so a replay shows the same createdAt as the first answer.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        return new Charge(
+                ChargeIds.next(),
+                ChargeStatus.forPaymentMethod(request.getPaymentMethod()),
+                request.getAmount(),
+                request.getCurrency(),
+                request.getOrderReference(),
+                request.getPaymentMethod(),
+                idempotencyKey,
+                requestHash,
+                now);
+    }
+}

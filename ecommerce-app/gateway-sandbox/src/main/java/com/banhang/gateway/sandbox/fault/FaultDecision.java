@@ -1,0 +1,29 @@
+package com.banhang.gateway.sandbox.fault;
+
+/**
+ * What happens to one charge call: how long it waits and when, and whether it fails before the charge or
+ * loses its response after it.
+ *
+ * @param latencyMs         total latency of the call (fixed latency plus, for a slow call, the slow latency)
+ * @param latencyPhase      whether the latency is spent before or after the charge commits
+ * @param errorBeforeCharge answer 503 without creating a charge
+ * @param dropResponse      commit the charge, then lose the response
+ * @param dropMode          how the response is lost
+ */
+public record FaultDecision(
+        long latencyMs,
+        LatencyPhase latencyPhase,
+        boolean errorBeforeCharge,
+        boolean dropResponse,
+        DropMode dropMode) {
+
+    /** The latency to spend before the charge is committed. */
+    public long latencyBeforeChargeMs() {
+        return latencyPhase == LatencyPhase.BEFORE_CHARGE ? latencyMs : 0;
+    }
+
+    /** The latency to spend after the charge is committed, before the response leaves. */
+    public long latencyAfterChargeMs() {
+        return latencyPhase == LatencyPhase.AFTER_CHARGE ? latencyMs : 0;
+    }
+}

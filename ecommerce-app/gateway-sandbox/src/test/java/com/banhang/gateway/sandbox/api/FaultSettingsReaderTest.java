@@ -1,0 +1,56 @@
+package com.banhang.gateway.sandbox.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.banhang.gateway.sandbox.charge.InvalidRequestException;
+import com.banhang.gateway.sandbox.fault.DropMode;
+import com.banhang.gateway.sandbox.fault.FaultSettings;
+import com.banhang.gateway.sandbox.fault.LatencyPhase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class FaultSettingsReaderTest {
+
+    /** Configured defaults that differ from the built-in ones, to see which a missing member takes. */
+    private static final FaultSettings DEFAULTS = new FaultSettings(5, 0.1, 200, LatencyPhase.BEFORE_CHARGE, 0.2,
+            DropMode.RESET, 0.3, 7);
+
+    @Test
+    void readsEveryMember() {
+        FaultSettings settings = FaultSettingsReader.read("""
+                {"latencyMs": 800, "slowProbability": 0.5, "slowLatencyMs": 3000, "latencyPhase": "AFTER_CHARGE",
+                 "dropResponseProbability": 1, "dropMode": "GATEWAY_TIMEOUT", "errorBeforeChargeProbability": 0.25,
+                 "seed": -12}""", DEFAULTS);
+
+        assertThat(settings).isEqualTo(new FaultSettings(800, 0.5, 3000, LatencyPhase.AFTER_CHARGE, 1.0,
+                DropMode.GATEWAY_TIMEOUT, 0.25, -12));
+    }
+
+    @Test
+    void membersLeftOutOrNullTakeTheConfiguredDefaults() {
+        assertThat(FaultSettingsReader.read("{}", DEFAULTS)).isEqualTo(DEFAULTS);
+        assertThat(FaultSettingsReader.read("{\"dropMode\": null, \"latencyMs\": 1}", DEFAULTS))
+                .isEqualTo(new FaultSettings(1, 0.1, 200, LatencyPhase.BEFORE_CHARGE, 0.2, DropMode.RESET, 0.3, 7));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"latencyMS\": 100}",
+            "{\"latencyMs\": \"100\"}",
+            "{\"latencyMs\": 1.5}",
+            "{\"latencyMs\": -1}",
+            "{\"slowProbability\": 1.5}",
+            "{\"slowProbability\": \"0.5\"}",
+            "{\"dropMode\": \"reset\"}",
+            "{\"latencyPhase\": 1}",
+            "[]",
+            "nonsense",
+            ""})
+    void refusesUnknownMistypedAndOutOfRangeMembers(String body) {
+        assertThatThrownBy(() -> FaultSettingsReader.read(body, DEFAULTS))
+                .isInstanceOfSatisfying(InvalidRequestException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo("invalid_faults"));
+    }
+}

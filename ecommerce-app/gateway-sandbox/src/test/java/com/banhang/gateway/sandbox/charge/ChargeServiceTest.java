@@ -1,0 +1,218 @@
+package com.banhang.gateway.sandbox.charge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.banhang.gateway.sandbox.fault.DropMode;
+import com.banhang.gateway.sandbox.fault.FaultControl;
+import com.banhang.gateway.sandbox.fault.FaultSettings;
+import com.banhang.gateway.sandbox.fault.LatencyPhase;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ChargeServiceTest {
+
+    private static final String KEY = "key-1";
+    private static final ChargeRequest OK = new ChargeRequest(5000L, "VND", "order-1", "pm_card_ok");
+
+    private final ChargeRepository repository = H2Databases.freshRepository();
+    private final FaultControl faults = new FaultControl(FaultSettings.NONE);
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
+    /** Each pause, and whether the charge of {@link #KEY} was stored when it began. */
+    private final List<String> pauses = new ArrayList<>();
+    private final ChargeService service = new ChargeService(repository, faults, Duration.ofHours(24), clock,
+            millis -> pauses.add(millis + "ms, charged=" + repository.findByKey(KEY).isPresent()));
+
+    @Test
+    void aNewKeyCreatesASucceededCharge() {
+        ChargeOutcome outcome = service.charge(KEY, OK);
+
+        assertThat(outcome).isInstanceOfSatisfying(ChargeOutcome.Created.class, created -> {
+            Charge charge = created.charge();
+            assertThat(charge.id()).matches("ch_[0-9A-Za-z]{24}");
+            assertThat(charge.status()).isEqualTo(ChargeStatus.SUCCEEDED);
+            assertThat(charge.amount()).isEqualTo(5000);
+            assertThat(charge.idempotencyKey()).isEqualTo(KEY);
+            assertThat(charge.createdAt()).isEqualTo(clock.instant());
+            assertThat(repository.findByKey(KEY)).contains(charge);
+        });
+    }
+
+    @Test
+    void theDeclinedTestCardStoresADeclinedCharge() {
+        ChargeOutcome outcome = service.charge(KEY, new ChargeRequest(5000L, "VND", "order-1", "pm_card_declined"));
+
+        assertThat(outcome).isInstanceOfSatisfying(ChargeOutcome.Created.class,
+                created -> assertThat(created.charge().status()).isEqualTo(ChargeStatus.DECLINED));
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(0, 1));
+    }
+
+    @Test
+    void theSameRequestAgainReplaysTheStoredChargeAndChargesNothingMore() {
+        Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+
+        ChargeOutcome again = service.charge(KEY, new ChargeRequest(5000L, "VND", "order-1", "pm_card_ok"));
+
+        assertThat(again).isEqualTo(new ChargeOutcome.Replayed(first));
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+    }
+
+    @Test
+    void anotherRequestUnderTheSameKeyIsRefused() {
+        service.charge(KEY, OK);
+
+        ChargeOutcome reused = service.charge(KEY, new ChargeRequest(5001L, "VND", "order-1", "pm_card_ok"));
+
+        assertThat(reused).isInstanceOf(ChargeOutcome.KeyReused.class);
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+    }
+
+    @Test
+    void anExpiredKeyStartsANewChargeAndTheOldOneStillCounts() {
+        Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+        clock.advance(Duration.ofHours(23));
+        assertThat(service.findByKey(KEY)).contains(first);
+
+        clock.advance(Duration.ofHours(1));
+        assertThat(service.findByKey(KEY)).as("outside the retention window").isEmpty();
+        ChargeOutcome second = service.charge(KEY, OK);
+
+        assertThat(second).isInstanceOfSatisfying(ChargeOutcome.Created.class,
+                created -> assertThat(created.charge().id()).isNotEqualTo(first.id()));
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(2, 0));
+    }
+
+    @Test
+    void anErrorBeforeTheChargeStoresNothing() {
+        faults.replace(settings(0, LatencyPhase.AFTER_CHARGE, 0, 1));
+
+        assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+        assertThat(repository.findByKey(KEY)).isEmpty();
+
+        faults.reset();
+        assertThat(service.charge(KEY, OK)).as("the key was not used up").isInstanceOf(ChargeOutcome.Created.class);
+    }
+
+    @Test
+    void aDroppedResponseStillCommitsTheCharge() {
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 42));
+
+        ChargeOutcome outcome = service.charge(KEY, OK);
+
+        assertThat(outcome).isInstanceOfSatisfying(ChargeOutcome.ResponseDropped.class, dropped -> {
+            assertThat(dropped.mode()).isEqualTo(DropMode.RESET);
+            assertThat(repository.findByKey(KEY)).contains(dropped.charge());
+        });
+    }
+
+    @Test
+    void aReplayIsNeitherDroppedNorFailedButWaitsTheLatency() {
+        Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+        faults.replace(new FaultSettings(30, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 1, 42));
+        pauses.clear();
+
+        assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+        assertThat(pauses).containsExactly("30ms, charged=true");
+    }
+
+    @Test
+    void latencyAfterTheChargeIsSpentOnceTheChargeIsCommitted() {
+        faults.replace(settings(800, LatencyPhase.AFTER_CHARGE, 0, 0));
+
+        service.charge(KEY, OK);
+
+        assertThat(pauses).containsExactly("0ms, charged=false", "800ms, charged=true");
+    }
+
+    @Test
+    void latencyBeforeTheChargeIsSpentBeforeTheChargeIsCommitted() {
+        faults.replace(settings(800, LatencyPhase.BEFORE_CHARGE, 0, 0));
+
+        service.charge(KEY, OK);
+
+        assertThat(pauses).containsExactly("800ms, charged=false", "0ms, charged=true");
+    }
+
+    @Test
+    void concurrentRequestsWithOneKeyCreateExactlyOneCharge() throws Exception {
+        ChargeService sleeping = new ChargeService(repository, faults, Duration.ofHours(24), Clock.systemUTC(),
+                Pause.SLEEP);
+        int requests = 20;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
+        try {
+            List<Future<ChargeOutcome>> outcomes = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                Callable<ChargeOutcome> call = () -> {
+                    start.await();
+                    return sleeping.charge("parallel", OK);
+                };
+                outcomes.add(pool.submit(call));
+            }
+            start.countDown();
+
+            List<String> chargeIds = new ArrayList<>();
+            int created = 0;
+            for (Future<ChargeOutcome> future : outcomes) {
+                ChargeOutcome outcome = future.get(30, TimeUnit.SECONDS);
+                if (outcome instanceof ChargeOutcome.Created c) {
+                    created++;
+                    chargeIds.add(c.charge().id());
+                } else {
+                    assertThat(outcome).isInstanceOf(ChargeOutcome.Replayed.class);
+                    chargeIds.add(((ChargeOutcome.Replayed) outcome).charge().id());
+                }
+            }
+
+            assertThat(created).isEqualTo(1);
+            assertThat(chargeIds).hasSize(requests).containsOnly(chargeIds.get(0));
+            assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static FaultSettings settings(long latencyMs, LatencyPhase phase, double drop, double errorBefore) {
+        return new FaultSettings(latencyMs, 0, 0, phase, drop, DropMode.GATEWAY_TIMEOUT, errorBefore, 42);
+    }
+
+    /** A clock the test moves by hand. */
+    private static final class MutableClock extends Clock {
+
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}

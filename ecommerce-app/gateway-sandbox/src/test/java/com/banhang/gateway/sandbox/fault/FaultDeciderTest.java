@@ -1,0 +1,100 @@
+package com.banhang.gateway.sandbox.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class FaultDeciderTest {
+
+    private static FaultSettings settings(double slow, double error, double drop, long seed) {
+        return new FaultSettings(100, slow, 1000, LatencyPhase.AFTER_CHARGE, drop, DropMode.GATEWAY_TIMEOUT, error,
+                seed);
+    }
+
+    private static List<FaultDecision> draw(FaultDecider decider, int count) {
+        return IntStream.range(0, count).mapToObj(i -> decider.next()).toList();
+    }
+
+    @Test
+    void theSameSeedRepeatsTheSameDecisions() {
+        FaultSettings settings = settings(0.5, 0.5, 0.5, 7);
+
+        List<FaultDecision> first = draw(new FaultDecider(settings), 200);
+        List<FaultDecision> second = draw(new FaultDecider(settings), 200);
+
+        assertThat(first).isEqualTo(second);
+        // Not trivially equal: with 0.5 each, both outcomes occur.
+        assertThat(first).extracting(FaultDecision::dropResponse).contains(true, false);
+    }
+
+    @Test
+    void anotherSeedGivesAnotherSequence() {
+        List<FaultDecision> seven = draw(new FaultDecider(settings(0.5, 0.5, 0.5, 7)), 200);
+        List<FaultDecision> eight = draw(new FaultDecider(settings(0.5, 0.5, 0.5, 8)), 200);
+
+        assertThat(seven).isNotEqualTo(eight);
+    }
+
+    @Test
+    void probabilityZeroNeverFiresAndOneAlwaysFires() {
+        List<FaultDecision> never = draw(new FaultDecider(settings(0, 0, 0, 42)), 1000);
+        List<FaultDecision> always = draw(new FaultDecider(settings(1, 1, 1, 42)), 1000);
+
+        assertThat(never).allSatisfy(decision -> {
+            assertThat(decision.errorBeforeCharge()).isFalse();
+            assertThat(decision.dropResponse()).isFalse();
+            assertThat(decision.latencyMs()).isEqualTo(100);
+        });
+        assertThat(always).allSatisfy(decision -> {
+            assertThat(decision.errorBeforeCharge()).isTrue();
+            assertThat(decision.dropResponse()).isTrue();
+            assertThat(decision.latencyMs()).isEqualTo(1100);
+        });
+    }
+
+    @Test
+    void decisionsFireAboutAsOftenAsTheirProbability() {
+        List<FaultDecision> decisions = draw(new FaultDecider(settings(0.1, 0.3, 0.6, 42)), 10_000);
+
+        assertThat(decisions.stream().filter(d -> d.latencyMs() > 100).count()).isBetween(850L, 1150L);
+        assertThat(decisions.stream().filter(FaultDecision::errorBeforeCharge).count()).isBetween(2700L, 3300L);
+        assertThat(decisions.stream().filter(FaultDecision::dropResponse).count()).isBetween(5700L, 6300L);
+    }
+
+    @Test
+    void changingOneProbabilityDoesNotShiftTheOtherDecisions() {
+        // Every decision draws three numbers, so slow calls land on the same calls whatever the drop rate is.
+        List<Long> withoutDrops = draw(new FaultDecider(settings(0.5, 0, 0, 3)), 300).stream()
+                .map(FaultDecision::latencyMs).toList();
+        List<Long> withDrops = draw(new FaultDecider(settings(0.5, 0, 0.9, 3)), 300).stream()
+                .map(FaultDecision::latencyMs).toList();
+
+        assertThat(withDrops).isEqualTo(withoutDrops);
+    }
+
+    @Test
+    void latencyIsSpentBeforeOrAfterTheChargeAsThePhaseSays() {
+        FaultDecision after = new FaultDecision(800, LatencyPhase.AFTER_CHARGE, false, false,
+                DropMode.GATEWAY_TIMEOUT);
+        FaultDecision before = new FaultDecision(800, LatencyPhase.BEFORE_CHARGE, false, false,
+                DropMode.GATEWAY_TIMEOUT);
+
+        assertThat(after.latencyBeforeChargeMs()).isZero();
+        assertThat(after.latencyAfterChargeMs()).isEqualTo(800);
+        assertThat(before.latencyBeforeChargeMs()).isEqualTo(800);
+        assertThat(before.latencyAfterChargeMs()).isZero();
+    }
+
+    @Test
+    void decisionsCarryThePhaseAndDropModeOfTheSettings() {
+        FaultSettings settings = new FaultSettings(5, 0, 1000, LatencyPhase.BEFORE_CHARGE, 1, DropMode.RESET, 0, 1);
+
+        FaultDecision decision = new FaultDecider(settings).next();
+
+        assertThat(decision.latencyPhase()).isEqualTo(LatencyPhase.BEFORE_CHARGE);
+        assertThat(decision.dropMode()).isEqualTo(DropMode.RESET);
+        assertThat(decision.latencyMs()).isEqualTo(5);
+    }
+}
