@@ -1,47 +1,42 @@
 package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.ProblemDetails;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
-import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.core.Response;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
- * The RFC 9457 problems the library answers itself. Idempotency problems also name the operation and
- * when the key expires, so a client knows how long its retries are safe.
+ * The problems the library answers itself. Idempotency problems also name the operation and when
+ * the key expires, so a client knows how long its retries are safe.
  */
 @ApplicationScoped
 public class IdempotencyProblems {
 
-  public static final String MEDIA_TYPE = "application/problem+json";
+  public static final String MEDIA_TYPE = ProblemDetails.MEDIA_TYPE;
 
   @Inject IdempotencySettings settings;
 
   public Response response(
       int status, String slug, String title, String detail, String operation, Instant expiresAt) {
-    return Response.status(status)
-        .type(MEDIA_TYPE)
-        .entity(body(status, slug, title, detail, operation, expiresAt))
-        .build();
+    return problem(status, slug, title, detail, operation, expiresAt).toResponse();
   }
 
   public byte[] body(
       int status, String slug, String title, String detail, String operation, Instant expiresAt) {
-    JsonObjectBuilder problem =
-        Json.createObjectBuilder()
-            .add("type", settings.problemType(slug))
-            .add("title", title)
-            .add("status", status)
-            .add("detail", detail);
+    return problem(status, slug, title, detail, operation, expiresAt).toJson();
+  }
+
+  private static ProblemDetails problem(
+      int status, String slug, String title, String detail, String operation, Instant expiresAt) {
+    ProblemDetails problem = new ProblemDetails(status, slug, title, detail);
     if (operation != null) {
-      problem.add("operation", operation);
+      problem = problem.with("operation", operation);
     }
     if (expiresAt != null) {
-      problem.add("idempotencyKeyExpiresAt", expiresAt.toString());
+      problem = problem.with("idempotencyKeyExpiresAt", expiresAt.toString());
     }
-    return problem.build().toString().getBytes(StandardCharsets.UTF_8);
+    return problem;
   }
 
   public Response keyInUse(String operation, Instant expiresAt) {

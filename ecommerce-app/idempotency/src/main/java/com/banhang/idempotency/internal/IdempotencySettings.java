@@ -39,12 +39,6 @@ public class IdempotencySettings {
   int retryAfterSeconds;
 
   @Inject
-  @ConfigProperty(
-      name = "idempotency.problem-type-base",
-      defaultValue = "https://github.com/banhang/shop/blob/main/docs/problems.md#")
-  String problemTypeBase;
-
-  @Inject
   @ConfigProperty(name = "idempotency.stored-headers", defaultValue = "Location,Content-Type")
   List<String> storedHeaders;
 
@@ -68,10 +62,6 @@ public class IdempotencySettings {
 
   public int retryAfterSeconds() {
     return retryAfterSeconds;
-  }
-
-  public String problemType(String slug) {
-    return problemTypeBase + slug;
   }
 
   /** The allowlist of response headers kept for replay; never cookies or credentials. */

@@ -1,21 +1,27 @@
 package com.banhang.idempotency.internal;
 
-import com.apicatalog.jcs.JsonCanonicalizer;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
-import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.Map;
 import java.util.SortedMap;
+import org.erdtman.jcs.JsonCanonicalizer;
 
 /**
  * The fingerprint of a request (CONTRACT s4): SHA-256 over the operation, the matched path
@@ -55,66 +61,100 @@ public final class RequestFingerprint {
     return HexFormat.of().formatHex(sha256.digest());
   }
 
-  /** The RFC 8785 form of {@code body}. */
+  /**
+   * The RFC 8785 form of {@code body}. The body is first checked here, streaming, for what the
+   * canonical form cannot represent unambiguously (I-JSON, RFC 7493); the canonical text itself
+   * comes from the Java port of the JCS reference implementation, whose numbers follow ECMAScript
+   * exactly (titanium-jcs 1.1.1 does not: see docs/testing.md).
+   */
   public static String canonicalJson(byte[] body) throws RejectedRequestException {
-    JsonValue value = readSingleValueWithUniqueMembers(body);
+    requireSingleIJsonValue(body);
     try {
-      return JsonCanonicalizer.canonize(value);
-    } catch (RuntimeException e) {
+      return new JsonCanonicalizer(body).getEncodedString();
+    } catch (IOException | RuntimeException e) {
       throw malformed("the body is not I-JSON (RFC 7493)");
     }
   }
 
   /**
-   * Reads exactly one JSON value, streaming, and refuses what the canonical form cannot represent
-   * unambiguously: a member name repeated in one object (RFC 7493 s2.3; JSON-P readers keep
-   * silently the last one) and anything after the value.
+   * Exactly one JSON value in strict UTF-8, where no object repeats a member name (JSON-P readers
+   * silently keep the last one), no string holds an unpaired surrogate and every number is a
+   * finite double.
    */
-  private static JsonValue readSingleValueWithUniqueMembers(byte[] body)
-      throws RejectedRequestException {
-    try (JsonParser parser =
-        PARSERS.createParser(new ByteArrayInputStream(body), StandardCharsets.UTF_8)) {
-      Deque<JsonValueBuilder> open = new ArrayDeque<>();
-      JsonValue root = null;
+  private static void requireSingleIJsonValue(byte[] body) throws RejectedRequestException {
+    Reader strictUtf8 =
+        new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8.newDecoder());
+    try (JsonParser parser = PARSERS.createParser(strictUtf8)) {
+      Deque<Set<String>> objects = new ArrayDeque<>();
+      int depth = 0;
+      boolean seenValue = false;
       while (parser.hasNext()) {
-        if (root != null) {
+        if (seenValue && depth == 0) {
           throw malformed("the body holds more than one JSON value");
         }
-        JsonParser.Event event = parser.next();
-        switch (event) {
-          case START_OBJECT -> open.push(JsonValueBuilder.object());
-          case START_ARRAY -> open.push(JsonValueBuilder.array());
+        switch (parser.next()) {
+          case START_OBJECT -> {
+            objects.push(new HashSet<>());
+            depth++;
+          }
+          case START_ARRAY -> depth++;
+          case END_OBJECT -> {
+            objects.pop();
+            depth--;
+          }
+          case END_ARRAY -> depth--;
           case KEY_NAME -> {
-            if (!open.peek().name(parser.getString())) {
-              throw new RejectedRequestException(
-                  400,
-                  "duplicate-json-member",
-                  "Duplicate member name in request body",
-                  "an object in the body names the member \""
-                      + parser.getString()
-                      + "\" twice, which makes its meaning ambiguous");
+            String name = requireWellFormed(parser.getString());
+            if (!objects.peek().add(name)) {
+              throw duplicateMember(name);
             }
           }
-          case END_OBJECT, END_ARRAY -> root = add(open, open.pop().build());
-          default -> root = add(open, parser.getValue());
+          case VALUE_STRING -> requireWellFormed(parser.getString());
+          case VALUE_NUMBER -> requireFinite(parser.getBigDecimal());
+          default -> {}
         }
+        seenValue = true;
       }
-      if (root == null) {
+      if (!seenValue) {
         throw malformed("the body holds no JSON value");
       }
-      return root;
-    } catch (JsonException | IllegalStateException | java.util.NoSuchElementException e) {
+    } catch (JsonException
+        | IllegalStateException
+        | NoSuchElementException
+        | NumberFormatException
+        | ArithmeticException e) {
       throw malformed("the body is not valid JSON");
     }
   }
 
-  /** Adds a finished value to the enclosing container; returns it when it is the root. */
-  private static JsonValue add(Deque<JsonValueBuilder> open, JsonValue value) {
-    if (open.isEmpty()) {
-      return value;
+  private static String requireWellFormed(String text) throws RejectedRequestException {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw malformed("a string in the body holds an unpaired UTF-16 surrogate");
+      }
     }
-    open.peek().add(value);
-    return null;
+    return text;
+  }
+
+  private static void requireFinite(BigDecimal number) throws RejectedRequestException {
+    if (Double.isInfinite(number.doubleValue())) {
+      throw malformed("a number in the body is beyond the range of I-JSON numbers");
+    }
+  }
+
+  private static RejectedRequestException duplicateMember(String name) {
+    return new RejectedRequestException(
+        400,
+        "duplicate-json-member",
+        "Duplicate member name in request body",
+        "an object in the body names the member \""
+            + name
+            + "\" twice, which makes its meaning ambiguous");
   }
 
   private static RejectedRequestException malformed(String detail) {

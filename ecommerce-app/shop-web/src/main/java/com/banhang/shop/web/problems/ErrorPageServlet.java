@@ -1,5 +1,6 @@
 package com.banhang.shop.web.problems;
 
+import com.banhang.idempotency.ProblemDetails;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -21,10 +22,10 @@ public class ErrorPageServlet extends HttpServlet {
       throws IOException {
     Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
     int status = code instanceof Integer i ? i : HttpServletResponse.SC_NOT_FOUND;
-    Problem problem = ProblemExceptionMapper.httpProblem(status);
+    ProblemDetails problem = ProblemExceptionMapper.httpProblem(status);
     response.setStatus(status);
-    response.setContentType(Problem.MEDIA_TYPE);
+    response.setContentType(ProblemDetails.MEDIA_TYPE);
     response.setCharacterEncoding("UTF-8");
-    response.getWriter().write(problem.json());
+    response.getOutputStream().write(problem.toJson());
   }
 }

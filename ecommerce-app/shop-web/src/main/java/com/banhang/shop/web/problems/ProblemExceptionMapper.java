@@ -3,6 +3,9 @@ package com.banhang.shop.web.problems;
 import com.banhang.shop.orders.domain.model.MerchantOrderIdTakenException;
 import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
 import com.banhang.shop.orders.domain.model.OrderNotFoundException;
+import com.banhang.idempotency.ProblemDetails;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
 import jakarta.json.bind.JsonbException;
 import jakarta.validation.ConstraintViolation;
@@ -12,7 +15,6 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -27,31 +29,31 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
   private static final Logger LOG = Logger.getLogger(ProblemExceptionMapper.class.getName());
 
   /** Business rejections: final decisions, stored and replayed under their key. */
-  private static final Map<Class<? extends Throwable>, Problem> BUSINESS =
+  private static final Map<Class<? extends Throwable>, ProblemDetails> BUSINESS =
       Map.of(
           OrderNotFoundException.class,
-          new Problem(404, "order-not-found", "Order not found", ""),
+          new ProblemDetails(404, "order-not-found", "Order not found", ""),
           MerchantOrderIdTakenException.class,
-          new Problem(409, "merchant-order-id-taken", "Merchant order id already used", ""),
+          new ProblemDetails(409, "merchant-order-id-taken", "Merchant order id already used", ""),
           OrderAlreadyPaidException.class,
-          new Problem(409, "order-already-paid", "Order already paid", ""));
+          new ProblemDetails(409, "order-already-paid", "Order already paid", ""));
 
   @Override
   public Response toResponse(Throwable thrown) {
-    return problemFor(thrown).response();
+    return problemFor(thrown).toResponse();
   }
 
-  static Problem problemFor(Throwable thrown) {
+  static ProblemDetails problemFor(Throwable thrown) {
     for (Throwable t = thrown; t != null; t = t.getCause()) {
-      Problem business = BUSINESS.get(t.getClass());
+      ProblemDetails business = BUSINESS.get(t.getClass());
       if (business != null) {
-        return new Problem(business.status(), business.slug(), business.title(), t.getMessage());
+        return new ProblemDetails(business.status(), business.slug(), business.title(), t.getMessage());
       }
       if (t instanceof ConstraintViolationException invalid) {
         return invalidBody(invalid);
       }
       if (t instanceof JsonbException || t instanceof JsonException) {
-        return new Problem(
+        return new ProblemDetails(
             400,
             "malformed-request-body",
             "Malformed request body",
@@ -62,29 +64,33 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
       return httpProblem(web.getResponse().getStatus());
     }
     LOG.log(Level.SEVERE, "unexpected failure", thrown);
-    return new Problem(
+    return new ProblemDetails(
         500, "internal-error", "Internal error", "the request failed; it may be retried");
   }
 
-  static Problem httpProblem(int status) {
+  static ProblemDetails httpProblem(int status) {
     Response.Status known = Response.Status.fromStatusCode(status);
     String title = known == null ? "HTTP " + status : known.getReasonPhrase();
     String slug = title.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
-    return new Problem(status, slug, title, title);
+    return new ProblemDetails(status, slug, title, title);
   }
 
-  private static Problem invalidBody(ConstraintViolationException invalid) {
-    List<Problem.FieldError> errors =
-        invalid.getConstraintViolations().stream()
-            .map(v -> new Problem.FieldError(field(v), v.getMessage()))
-            .sorted(Comparator.comparing(Problem.FieldError::field))
-            .toList();
-    return new Problem(
-        400,
-        "invalid-request-body",
-        "Invalid request body",
-        "the body has " + errors.size() + " invalid field(s); fix them and retry with the same key",
-        errors);
+  private static ProblemDetails invalidBody(ConstraintViolationException invalid) {
+    JsonArrayBuilder errors = Json.createArrayBuilder();
+    invalid.getConstraintViolations().stream()
+        .sorted(Comparator.comparing(ProblemExceptionMapper::field))
+        .forEach(
+            v ->
+                errors.add(
+                    Json.createObjectBuilder().add("field", field(v)).add("message", v.getMessage())));
+    return new ProblemDetails(
+            400,
+            "invalid-request-body",
+            "Invalid request body",
+            "the body has "
+                + invalid.getConstraintViolations().size()
+                + " invalid field(s); fix them and retry with the same key")
+        .with("errors", errors.build());
   }
 
   /** {@code create.request.items[0].<list element>.quantity} becomes {@code items[0].quantity}. */

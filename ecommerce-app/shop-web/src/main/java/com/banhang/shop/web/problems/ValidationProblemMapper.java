@@ -1,5 +1,6 @@
 package com.banhang.shop.web.problems;
 
+import com.banhang.idempotency.ProblemDetails;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -14,6 +15,6 @@ public class ValidationProblemMapper implements ExceptionMapper<ConstraintViolat
 
   @Override
   public Response toResponse(ConstraintViolationException invalid) {
-    return ProblemExceptionMapper.problemFor(invalid).response();
+    return ProblemExceptionMapper.problemFor(invalid).toResponse();
   }
 }

@@ -1,0 +1,29 @@
+package com.banhang.idempotency.persistence;
+
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The store contract on H2, the embedded default, migrated from sql/h2. */
+class H2IdempotencyStoreTest extends IdempotencyStoreContract {
+
+  private static JdbcDataSource dataSource;
+
+  @BeforeAll
+  static void createDatabase() {
+    dataSource = new JdbcDataSource();
+    dataSource.setURL("jdbc:h2:mem:idempotency-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+    migrate(dataSource, "h2");
+  }
+
+  @Override
+  DataSource dataSource() {
+    return dataSource;
+  }
+
+  @Override
+  Class<? extends JdbcIdempotencyStore> expectedStoreClass() {
+    return H2IdempotencyStore.class;
+  }
+}

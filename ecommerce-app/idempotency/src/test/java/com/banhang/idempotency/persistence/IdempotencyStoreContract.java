@@ -1,0 +1,468 @@
+package com.banhang.idempotency.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.banhang.idempotency.ClaimedKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@link IdempotencyStore} contract (CONTRACT s6 and s8), run against each database by a
+ * subclass that supplies a migrated data source. Every test starts from an empty table.
+ */
+abstract class IdempotencyStoreContract {
+
+  static final String TENANT = "alice";
+  static final String OPERATION = "orders.create";
+  static final String HASH = "a".repeat(64);
+  static final String OTHER_HASH = "b".repeat(64);
+  static final Duration LONG = Duration.ofMinutes(10);
+  static final Duration SHORT_LEASE = Duration.ofMillis(200);
+  static final Duration SHORT_TTL = Duration.ofSeconds(1);
+
+  IdempotencyStore store;
+
+  /** The database under test, migrated; the same instance for every test of the class. */
+  abstract DataSource dataSource();
+
+  abstract Class<? extends JdbcIdempotencyStore> expectedStoreClass();
+
+  static void migrate(DataSource dataSource, String folder) {
+    String sqlDir = System.getProperty("sql.dir", "../../sql");
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations("filesystem:" + sqlDir + "/" + folder)
+        .load()
+        .migrate();
+  }
+
+  @BeforeEach
+  void emptyTableAndStore() throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement delete = connection.prepareStatement("DELETE FROM idempotency_record")) {
+      delete.executeUpdate();
+    }
+    store = JdbcIdempotencyStore.forDataSource(dataSource());
+  }
+
+  // ------------------------------------------------------------------ choosing the store
+
+  @Test
+  void forDataSource_thisDatabase_picksItsStore() {
+    assertThat(store).isExactlyInstanceOf(expectedStoreClass());
+  }
+
+  // ------------------------------------------------------------------ claiming
+
+  @Test
+  void claim_newKey_wonWithAttempt1AndProcessing() {
+    Instant before = Instant.now();
+    ClaimResult result = store.claim(request(newKey(), HASH, LONG, LONG, false));
+
+    assertThat(result.won()).isTrue();
+    IdempotencyRecord record = result.record();
+    assertThat(record.attempt()).isEqualTo(1);
+    assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(record.requestHash()).isEqualTo(HASH);
+    assertThat(record.outcomeUnknown()).isFalse();
+    assertThat(record.response()).isNull();
+    assertThat(record.completedAt()).isNull();
+    assertThat(record.lockedUntil()).isAfter(before.plus(LONG).minusSeconds(5));
+    assertThat(record.expiresAt()).isAfter(before.plus(LONG).minusSeconds(5));
+  }
+
+  @Test
+  void claim_keyAlreadyProcessing_notWonAndSeesTheFirstClaim() {
+    String key = newKey();
+    ClaimResult first = store.claim(request(key, HASH, LONG, LONG, true));
+    ClaimResult second = store.claim(request(key, OTHER_HASH, LONG, LONG, true));
+
+    assertThat(second.won()).isFalse();
+    assertThat(second.record().attempt()).isEqualTo(1);
+    assertThat(second.record().requestHash()).isEqualTo(HASH);
+    assertThat(second.record().createdAt()).isEqualTo(first.record().createdAt());
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void claim_32ThreadsOnOneNewKey_exactlyOneWinsAndAllSeeTheSameRow() throws Exception {
+    String key = newKey();
+    List<ClaimResult> results = race(32, () -> store.claim(request(key, HASH, LONG, LONG, false)));
+
+    assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
+    assertThat(results).allSatisfy(r -> {
+      assertThat(r.record().attempt()).isEqualTo(1);
+      assertThat(r.record().requestHash()).isEqualTo(HASH);
+      assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
+    });
+  }
+
+  @Test
+  void claim_sameKeyUnderAnotherTenantOrOperation_independent() {
+    String key = newKey();
+    ClaimResult alice = store.claim(new ClaimRequest("alice", OPERATION, key, HASH, LONG, LONG, false));
+    ClaimResult bob = store.claim(new ClaimRequest("bob", OPERATION, key, OTHER_HASH, LONG, LONG, false));
+    ClaimResult charge =
+        store.claim(new ClaimRequest("alice", "payments.charge", key, OTHER_HASH, LONG, LONG, false));
+
+    assertThat(List.of(alice, bob, charge)).allSatisfy(r -> {
+      assertThat(r.won()).isTrue();
+      assertThat(r.record().attempt()).isEqualTo(1);
+    });
+    assertThat(store.complete(alice.record().claimedKey(), response("alice"))).isTrue();
+    assertThat(store.find("bob", OPERATION, key).orElseThrow().status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(store.find("alice", "payments.charge", key).orElseThrow().requestHash()).isEqualTo(OTHER_HASH);
+  }
+
+  // ------------------------------------------------------------------ completing
+
+  @Test
+  void complete_byOwner_storesExactResponseReadableByFind() {
+    String key = newKey();
+    ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+    StoredResponse response = response("created");
+
+    assertThat(store.complete(claim, response)).isTrue();
+
+    IdempotencyRecord record = store.find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(record.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record.completedAt()).isNotNull();
+    assertThat(record.response().status()).isEqualTo(201);
+    assertThat(record.response().headers()).containsExactlyEntriesOf(response.headers());
+    assertThat(record.response().body()).containsExactly(response.body());
+    assertThat(record.response()).isEqualTo(response);
+    assertThat(resourceRef(key)).isEqualTo("/api/v1/orders/created");
+  }
+
+  @Test
+  void claim_afterCompletion_notWonAndReturnsTheStoredResponse() {
+    String key = newKey();
+    ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey();
+    store.complete(claim, response("first"));
+
+    ClaimResult again = store.claim(request(key, HASH, SHORT_LEASE, LONG, true));
+
+    assertThat(again.won()).isFalse();
+    assertThat(again.record().status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(again.record().attempt()).isEqualTo(1);
+    assertThat(again.record().response()).isEqualTo(response("first"));
+  }
+
+  // ------------------------------------------------------------------ leases and fencing
+
+  @Test
+  void claim_expiredLeaseTakeoverAllowedSameHash_wonWithAttempt2() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, LONG, true));
+    pastShortLease();
+
+    ClaimResult takeover = store.claim(request(key, HASH, LONG, LONG, true));
+
+    assertThat(takeover.won()).isTrue();
+    assertThat(takeover.record().attempt()).isEqualTo(2);
+    assertThat(takeover.record().status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(takeover.record().lockedUntil()).isAfter(Instant.now().plus(LONG).minusSeconds(5));
+  }
+
+  @Test
+  void claim_expiredLeaseTakeoverNotAllowed_notWon() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, LONG, false));
+    pastShortLease();
+
+    ClaimResult retry = store.claim(request(key, HASH, LONG, LONG, false));
+
+    assertThat(retry.won()).isFalse();
+    assertThat(retry.record().attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void claim_expiredLeaseOtherHash_notWon() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, LONG, true));
+    pastShortLease();
+
+    ClaimResult retry = store.claim(request(key, OTHER_HASH, LONG, LONG, true));
+
+    assertThat(retry.won()).isFalse();
+    assertThat(retry.record().attempt()).isEqualTo(1);
+    assertThat(retry.record().requestHash()).isEqualTo(HASH);
+  }
+
+  @Test
+  void claim_expiredLeaseWithOutcomeUnknown_notWon() throws Exception {
+    String key = newKey();
+    ClaimedKey claim = store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
+    assertThat(store.markOutcomeUnknown(claim, problem())).isTrue();
+    pastShortLease();
+
+    ClaimResult retry = store.claim(request(key, HASH, LONG, LONG, true));
+
+    assertThat(retry.won()).isFalse();
+    assertThat(retry.record().attempt()).isEqualTo(1);
+    assertThat(retry.record().outcomeUnknown()).isTrue();
+    assertThat(retry.record().status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(retry.record().response()).isEqualTo(problem());
+  }
+
+  @Test
+  void staleOwner_afterTakeover_cannotCompleteReleaseOrMarkUnknown() throws Exception {
+    String key = newKey();
+    ClaimedKey stale = store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
+    pastShortLease();
+    ClaimedKey owner = store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey();
+    assertThat(owner.attempt()).isEqualTo(2);
+    IdempotencyRecord before = store.find(TENANT, OPERATION, key).orElseThrow();
+
+    assertThat(store.complete(stale, response("stale"))).isFalse();
+    assertThat(store.markOutcomeUnknown(stale, problem())).isFalse();
+    assertThat(store.release(stale)).isFalse();
+    assertThat(store.find(TENANT, OPERATION, key)).contains(before);
+
+    assertThat(store.complete(owner, response("owner"))).isTrue();
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response()).isEqualTo(response("owner"));
+  }
+
+  @Test
+  void owner_afterCompletion_cannotWriteAgain() {
+    String key = newKey();
+    ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+    store.complete(claim, response("first"));
+
+    assertThat(store.complete(claim, response("second"))).isFalse();
+    assertThat(store.markOutcomeUnknown(claim, problem())).isFalse();
+    assertThat(store.release(claim)).isFalse();
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response()).isEqualTo(response("first"));
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void claim_16ThreadsTakingOverOneExpiredLease_exactlyOneWins() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, LONG, true));
+    pastShortLease();
+
+    List<ClaimResult> results = race(16, () -> store.claim(request(key, HASH, LONG, LONG, true)));
+
+    assertThat(results).filteredOn(ClaimResult::won).hasSize(1)
+        .allSatisfy(r -> assertThat(r.record().attempt()).isEqualTo(2));
+    assertThat(results).allSatisfy(r -> assertThat(r.record().attempt()).isEqualTo(2));
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().attempt()).isEqualTo(2);
+  }
+
+  // ------------------------------------------------------------------ releasing and expiry
+
+  @Test
+  void release_byOwner_deletesSoTheNextClaimWinsWithAttempt1() {
+    String key = newKey();
+    ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+
+    assertThat(store.release(claim)).isTrue();
+    assertThat(store.find(TENANT, OPERATION, key)).isEmpty();
+
+    ClaimResult next = store.claim(request(key, OTHER_HASH, LONG, LONG, false));
+    assertThat(next.won()).isTrue();
+    assertThat(next.record().attempt()).isEqualTo(1);
+    assertThat(next.record().requestHash()).isEqualTo(OTHER_HASH);
+  }
+
+  @Test
+  void claim_completedKeyPastItsTtl_wonAgainEvenWithAnotherHash() throws Exception {
+    String key = newKey();
+    ClaimedKey first = store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey();
+    store.complete(first, response("first"));
+    pastShortTtl();
+
+    ClaimResult again = store.claim(request(key, OTHER_HASH, LONG, LONG, false));
+
+    assertThat(again.won()).isTrue();
+    assertThat(again.record().status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(again.record().requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(again.record().response()).isNull();
+    assertThat(again.record().completedAt()).isNull();
+    assertThat(again.record().attempt()).isGreaterThan(first.attempt());
+    assertThat(store.complete(first, response("late"))).isFalse();
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void claim_16ThreadsReusingOneExpiredCompletedKey_exactlyOneWins() throws Exception {
+    String key = newKey();
+    ClaimedKey first = store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey();
+    store.complete(first, response("first"));
+    pastShortTtl();
+
+    List<ClaimResult> results = race(16, () -> store.claim(request(key, OTHER_HASH, LONG, LONG, false)));
+
+    assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
+    assertThat(results).allSatisfy(r -> {
+      assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
+      assertThat(r.record().requestHash()).isEqualTo(OTHER_HASH);
+      assertThat(r.record().attempt()).isEqualTo(results.get(0).record().attempt());
+    });
+  }
+
+  @Test
+  void purgeExpired_completedRowsPastTtl_deletedInBatchesOfTheGivenSize() throws Exception {
+    List<String> expiring = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String key = newKey();
+      expiring.add(key);
+      store.complete(store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey(), response(key));
+    }
+    String kept = newKey();
+    store.complete(store.claim(request(kept, HASH, LONG, LONG, false)).record().claimedKey(), response(kept));
+    String processing = newKey();
+    store.claim(request(processing, HASH, LONG, SHORT_TTL, false));
+    pastShortTtl();
+
+    assertThat(store.purgeExpired(2)).isEqualTo(2);
+    assertThat(store.purgeExpired(2)).isEqualTo(2);
+    assertThat(store.purgeExpired(2)).isEqualTo(1);
+    assertThat(store.purgeExpired(2)).isZero();
+
+    assertThat(expiring).allSatisfy(key -> assertThat(store.find(TENANT, OPERATION, key)).isEmpty());
+    assertThat(store.find(TENANT, OPERATION, kept)).isPresent();
+    assertThat(store.find(TENANT, OPERATION, processing)).isPresent();
+  }
+
+  @Test
+  void purgeExpired_processingRowPastItsExpiry_neverDeleted() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, SHORT_TTL, true));
+    pastShortTtl();
+
+    assertThat(store.purgeExpired(100)).isZero();
+
+    IdempotencyRecord record = store.find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(record.expiresAt()).isBefore(Instant.now());
+  }
+
+  // ------------------------------------------------------------------ reconciliation's view
+
+  @Test
+  void findProcessing_returnsOnlyProcessingRowsOfTheOperationClaimedBefore_oldestFirst() throws Exception {
+    String oldest = claimProcessing(OPERATION);
+    String middle = claimProcessing(OPERATION);
+    String youngest = claimProcessing(OPERATION);
+    String completed = newKey();
+    store.complete(store.claim(request(completed, HASH, LONG, LONG, false)).record().claimedKey(), response("c"));
+    claimProcessing("payments.charge");
+    Thread.sleep(5);
+    Instant cutoff = Instant.now();
+    Thread.sleep(5);
+    claimProcessing(OPERATION);
+
+    assertThat(keys(store.findProcessing(OPERATION, cutoff, 10))).containsExactly(oldest, middle, youngest);
+    assertThat(keys(store.findProcessing(OPERATION, cutoff, 2))).containsExactly(oldest, middle);
+    assertThat(store.findProcessing(OPERATION, cutoff, 10))
+        .allSatisfy(r -> {
+          assertThat(r.operation()).isEqualTo(OPERATION);
+          assertThat(r.status()).isEqualTo(RecordStatus.PROCESSING);
+          assertThat(r.createdAt()).isBefore(cutoff);
+        });
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  static String newKey() {
+    return UUID.randomUUID().toString();
+  }
+
+  static ClaimRequest request(String key, String hash, Duration lease, Duration ttl, boolean takeover) {
+    return new ClaimRequest(TENANT, OPERATION, key, hash, lease, ttl, takeover);
+  }
+
+  /** A response with a body that is not text, so that any re-encoding would show. */
+  static StoredResponse response(String id) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Location", "/api/v1/orders/" + id);
+    headers.put("Content-Type", "application/json");
+    byte[] body = ("{\"id\":\"" + id + "\"}\u0000\u00ff").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    return new StoredResponse(201, headers, body);
+  }
+
+  static StoredResponse problem() {
+    return new StoredResponse(
+        409,
+        Map.of("Content-Type", "application/problem+json"),
+        "{\"type\":\"payment-outcome-unknown\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private String claimProcessing(String operation) throws InterruptedException {
+    String key = newKey();
+    store.claim(new ClaimRequest(TENANT, operation, key, HASH, LONG, LONG, false));
+    Thread.sleep(5);
+    return key;
+  }
+
+  private static List<String> keys(List<IdempotencyRecord> records) {
+    return records.stream().map(IdempotencyRecord::key).toList();
+  }
+
+  private String resourceRef(String key) {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT resource_ref FROM idempotency_record WHERE idempotency_key = ?")) {
+      select.setString(1, key);
+      try (ResultSet rs = select.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getString(1);
+      }
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Runs {@code threads} real threads that start the call together, and collects every result. */
+  static <T> List<T> race(int threads, Callable<T> call) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        futures.add(pool.submit(() -> {
+          start.await(10, TimeUnit.SECONDS);
+          return call.call();
+        }));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> future : futures) {
+        results.add(future.get(20, TimeUnit.SECONDS));
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  static void pastShortLease() throws InterruptedException {
+    Thread.sleep(SHORT_LEASE.toMillis() + 100);
+  }
+
+  static void pastShortTtl() throws InterruptedException {
+    Thread.sleep(SHORT_TTL.toMillis() + 150);
+  }
+}
