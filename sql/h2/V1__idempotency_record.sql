@@ -17,7 +17,7 @@ CREATE TABLE idempotency_record (
     response_headers VARCHAR(4000),
     response_body    BLOB,
     CONSTRAINT pk_idempotency_record PRIMARY KEY (tenant_id, operation, idempotency_key),
-    CONSTRAINT ck_idempotency_record_status CHECK (status IN ('PROCESSING', 'COMPLETED')),
+    CONSTRAINT ck_idempotency_record_status CHECK (status IN ('PROCESSING', 'COMPLETED', 'RELEASED')),
     CONSTRAINT ck_idempotency_record_outcome CHECK (outcome IS NULL OR outcome = 'UNKNOWN')
 );
 

@@ -17,7 +17,7 @@ CREATE TABLE idempotency_record (
     response_headers varchar(4000) NULL,
     response_body    bytea         NULL,
     CONSTRAINT pk_idempotency_record PRIMARY KEY (tenant_id, operation, idempotency_key),
-    CONSTRAINT ck_idempotency_record_status CHECK (status IN ('PROCESSING', 'COMPLETED')),
+    CONSTRAINT ck_idempotency_record_status CHECK (status IN ('PROCESSING', 'COMPLETED', 'RELEASED')),
     CONSTRAINT ck_idempotency_record_outcome CHECK (outcome IS NULL OR outcome = 'UNKNOWN')
 );
 
@@ -27,9 +27,10 @@ CREATE INDEX ix_idempotency_record_processing ON idempotency_record (operation, 
     WHERE status = 'PROCESSING';
 
 -- The claim: one statement, one transaction. Returns the row as it is after the call and whether
--- this call owns it. A caller owns the key when it inserted it, when the key had expired, or when
--- it took over an expired lease that the caller allows to be taken over (local operations only,
--- same fingerprint, outcome not unknown). Same rules as sql/sqlserver and the H2 store.
+-- this call owns it. A caller owns the key when it inserted it, when the key was released or had
+-- expired, or when it took over an expired lease that the caller allows to be taken over (local
+-- operations only, same fingerprint, outcome not unknown). Every takeover raises the attempt
+-- number that fences the writes of earlier owners. Same rules as sql/sqlserver and the H2 store.
 CREATE FUNCTION idempotency_claim(
     p_tenant    varchar,
     p_operation varchar,
@@ -81,7 +82,8 @@ BEGIN
                    resource_ref = NULL, response_code = NULL, response_headers = NULL,
                    response_body = NULL
              WHERE r.tenant_id = p_tenant AND r.operation = p_operation AND r.idempotency_key = p_key
-               AND ((r.status = 'COMPLETED' AND r.expires_at <= v_now)
+               AND (r.status = 'RELEASED'
+                    OR (r.status = 'COMPLETED' AND r.expires_at <= v_now)
                     OR (p_takeover AND r.status = 'PROCESSING' AND r.outcome IS NULL
                         AND r.locked_until <= v_now AND r.request_hash = p_hash));
             v_won := FOUND;

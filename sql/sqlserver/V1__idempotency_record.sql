@@ -18,7 +18,7 @@ CREATE TABLE dbo.idempotency_record (
     response_headers nvarchar(4000)    NULL,
     response_body    varbinary(max)    NULL,
     CONSTRAINT pk_idempotency_record PRIMARY KEY (tenant_id, operation, idempotency_key),
-    CONSTRAINT ck_idempotency_record_status CHECK (status IN ('PROCESSING', 'COMPLETED')),
+    CONSTRAINT ck_idempotency_record_status CHECK (status IN ('PROCESSING', 'COMPLETED', 'RELEASED')),
     CONSTRAINT ck_idempotency_record_outcome CHECK (outcome IS NULL OR outcome = 'UNKNOWN')
 );
 GO
@@ -31,8 +31,9 @@ GO
 -- The claim (seed 001's usp_IdemThanhToan_Gianh, generalised): in its own short transaction, read
 -- the key WITH (UPDLOCK, HOLDLOCK) - a key-range lock when the row is absent, so a concurrent caller
 -- queues at this read instead of failing on the primary key with error 2627 - then insert it, or
--- take it over under the shared rules (expired key; expired lease of a local operation with the
--- same fingerprint and no unknown outcome). Returns the row and whether this call owns it.
+-- take it over under the shared rules (released or expired key; expired lease of a local operation
+-- with the same fingerprint and no unknown outcome), raising the attempt number that fences earlier
+-- owners. Returns the row and whether this call owns it.
 CREATE OR ALTER PROCEDURE dbo.usp_idempotency_claim
     @tenant_id        nvarchar(100),
     @operation        varchar(100),
@@ -73,7 +74,8 @@ BEGIN
                response_code = NULL, response_headers = NULL, response_body = NULL
          WHERE tenant_id = @tenant_id AND operation = @operation
            AND idempotency_key = @idempotency_key
-           AND ((status = 'COMPLETED' AND expires_at <= @now)
+           AND (status = 'RELEASED'
+                OR (status = 'COMPLETED' AND expires_at <= @now)
                 OR (@takeover_allowed = 1 AND status = 'PROCESSING' AND outcome IS NULL
                     AND locked_until <= @now AND request_hash = @request_hash));
         IF @@ROWCOUNT = 1

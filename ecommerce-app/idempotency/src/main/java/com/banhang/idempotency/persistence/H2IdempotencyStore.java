@@ -77,6 +77,9 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   /** The takeover rules every claim routine shares; see sql/postgresql for the reference. */
   static boolean mayTakeOver(
       IdempotencyRecord record, ClaimRequest request, java.time.Instant now) {
+    if (record.status() == RecordStatus.RELEASED) {
+      return true;
+    }
     if (record.completed()) {
       return !record.expiresAt().isAfter(now);
     }
@@ -94,7 +97,8 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
                   + " completed_at = NULL, expires_at = ?, resource_ref = NULL,"
                   + " response_code = NULL, response_headers = NULL, response_body = NULL"
                   + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?"
-                  + " AND attempt = ? AND ((status = 'COMPLETED' AND expires_at <= ?)"
+                  + " AND attempt = ? AND (status = 'RELEASED'"
+                  + " OR (status = 'COMPLETED' AND expires_at <= ?)"
                   + " OR (? AND status = 'PROCESSING' AND outcome IS NULL AND locked_until <= ?"
                   + " AND request_hash = ?))",
               request.requestHash(),
@@ -129,7 +133,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   @Override
   public int purgeExpired(int batchSize) {
     return executeUpdate(
-        "DELETE FROM idempotency_record WHERE status = 'COMPLETED' AND expires_at < ?"
+        "DELETE FROM idempotency_record WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ?"
             + " FETCH FIRST ? ROWS ONLY",
         utcNow(),
         batchSize);

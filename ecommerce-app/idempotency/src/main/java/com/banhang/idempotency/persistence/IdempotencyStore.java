@@ -33,7 +33,10 @@ public interface IdempotencyStore {
    */
   boolean markOutcomeUnknown(ClaimedKey claim, StoredResponse problemForRetries);
 
-  /** Deletes the claim so that the next request with the key runs as new. */
+  /**
+   * Ends the claim without effect so that the next request with the key runs as new (with a higher
+   * attempt number).
+   */
   boolean release(ClaimedKey claim);
 
   Optional<IdempotencyRecord> find(String tenant, String operation, String key);
@@ -41,6 +44,9 @@ public interface IdempotencyStore {
   /** Rows of {@code operation} in processing, claimed before {@code claimedBefore}, oldest first. */
   List<IdempotencyRecord> findProcessing(String operation, Instant claimedBefore, int limit);
 
-  /** Deletes at most {@code batchSize} completed rows past their expiry; never a processing row. */
+  /**
+   * Deletes at most {@code batchSize} completed or released rows past their expiry; never a
+   * processing row.
+   */
   int purgeExpired(int batchSize);
 }

@@ -98,8 +98,14 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public boolean release(ClaimedKey claim) {
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     return executeUpdate(
-            "DELETE FROM idempotency_record" + WHERE_OWNED,
+            "UPDATE idempotency_record SET status = 'RELEASED', outcome = NULL,"
+                + " response_code = NULL, response_headers = NULL, response_body = NULL,"
+                + " resource_ref = NULL, completed_at = ?, locked_until = ?"
+                + WHERE_OWNED,
+            now,
+            now,
             claim.tenant(),
             claim.operation(),
             claim.key(),

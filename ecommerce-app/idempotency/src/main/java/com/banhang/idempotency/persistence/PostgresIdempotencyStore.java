@@ -45,7 +45,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
   public int purgeExpired(int batchSize) {
     return executeUpdate(
         "DELETE FROM idempotency_record WHERE ctid IN (SELECT ctid FROM idempotency_record"
-            + " WHERE status = 'COMPLETED' AND expires_at < ? LIMIT ?)",
+            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ? LIMIT ?)",
         utcNow(),
         batchSize);
   }

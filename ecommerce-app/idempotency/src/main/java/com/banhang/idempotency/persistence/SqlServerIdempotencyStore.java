@@ -45,7 +45,8 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
   @Override
   public int purgeExpired(int batchSize) {
     return executeUpdate(
-        "DELETE TOP (?) FROM idempotency_record WHERE status = 'COMPLETED' AND expires_at < ?",
+        "DELETE TOP (?) FROM idempotency_record"
+            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ?",
         batchSize,
         utcNow());
   }

@@ -273,17 +273,33 @@ abstract class IdempotencyStoreContract {
   // ------------------------------------------------------------------ releasing and expiry
 
   @Test
-  void release_byOwner_deletesSoTheNextClaimWinsWithAttempt1() {
+  void release_byOwner_soTheNextClaimWinsWithAHigherAttempt() {
     String key = newKey();
     ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
 
     assertThat(store.release(claim)).isTrue();
-    assertThat(store.find(TENANT, OPERATION, key)).isEmpty();
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().status())
+        .isEqualTo(RecordStatus.RELEASED);
 
     ClaimResult next = store.claim(request(key, OTHER_HASH, LONG, LONG, false));
     assertThat(next.won()).isTrue();
-    assertThat(next.record().attempt()).isEqualTo(1);
+    assertThat(next.record().attempt()).isEqualTo(2);
+    assertThat(next.record().status()).isEqualTo(RecordStatus.PROCESSING);
     assertThat(next.record().requestHash()).isEqualTo(OTHER_HASH);
+  }
+
+  @Test
+  void staleOwner_afterReleaseAndNewClaim_cannotReleaseOrCompleteTheNewClaim() {
+    String key = newKey();
+    ClaimedKey first = store.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+    assertThat(store.release(first)).isTrue();
+    ClaimedKey second = store.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+
+    assertThat(store.release(first)).isFalse();
+    assertThat(store.complete(first, new StoredResponse(201, Map.of(), new byte[] {1}))).isFalse();
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().status())
+        .isEqualTo(RecordStatus.PROCESSING);
+    assertThat(store.complete(second, new StoredResponse(201, Map.of(), new byte[] {1}))).isTrue();
   }
 
   @Test

@@ -85,7 +85,7 @@ class OrderIdempotencyIT {
     assertThat(invalid.contentType()).startsWith("application/problem+json");
     assertThat(invalid.jsonPath().getList("errors.field"))
         .containsExactly("items[0].quantity", "items[0].unitPrice");
-    assertThat(ShopDatabase.keys("alice", "orders.create", key)).isZero();
+    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
 
     Response fixed = createOrder("alice", key, orderBody(sku, 1, 10));
     assertThat(fixed.statusCode()).isEqualTo(201);
@@ -108,7 +108,7 @@ class OrderIdempotencyIT {
     assertThat(wrongType.contentType()).startsWith("application/problem+json");
     assertThat(broken.statusCode()).isEqualTo(400);
     assertThat(duplicate.statusCode()).isEqualTo(400);
-    assertThat(ShopDatabase.keys("alice", "orders.create", key)).isZero();
+    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
   }
 
   @Test
@@ -120,7 +120,7 @@ class OrderIdempotencyIT {
 
     assertThat(response.statusCode()).isEqualTo(413);
     assertThat((String) response.path("type")).endsWith("#request-body-too-large");
-    assertThat(ShopDatabase.keys("alice", "orders.create", key)).isZero();
+    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
   }
 
   @Test
@@ -133,7 +133,7 @@ class OrderIdempotencyIT {
     assertThat(failed.contentType()).startsWith("application/problem+json");
     assertThat(failed.asString()).doesNotContain("Exception");
     assertThat(ShopDatabase.ordersWithSku("FAULT-AFTER-WRITE")).isZero();
-    assertThat(ShopDatabase.keys("alice", "orders.create", key)).isZero();
+    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
 
     // Released, not stored: the retry runs again (and fails again) instead of replaying or 409.
     Response retry = createOrder("alice", key, body);

@@ -37,10 +37,12 @@ public final class ShopDatabase {
     return count("SELECT COUNT(*) FROM order_line WHERE sku = ?", sku);
   }
 
-  public static long keys(String tenant, String operation, String key) {
+  /** Claims that hold the key (processing or completed); a released key only leaves a tombstone. */
+  public static long heldKeys(String tenant, String operation, String key) {
     return count(
         "SELECT COUNT(*) FROM idempotency_record"
-            + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+            + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?"
+            + " AND status <> 'RELEASED'",
         tenant,
         operation,
         key);
