@@ -8,7 +8,7 @@ import jakarta.json.bind.annotation.JsonbPropertyOrder;
  * {@code PUT /v1/faults}.
  */
 @JsonbPropertyOrder({"latencyMs", "slowProbability", "slowLatencyMs", "latencyPhase", "dropResponseProbability",
-        "dropMode", "errorBeforeChargeProbability", "seed"})
+        "dropMode", "errorBeforeChargeProbability", "seed", "faultsOnReplays"})
 public record FaultSettingsJson(
         long latencyMs,
         double slowProbability,
@@ -17,7 +17,8 @@ public record FaultSettingsJson(
         double dropResponseProbability,
         String dropMode,
         double errorBeforeChargeProbability,
-        long seed) {
+        long seed,
+        boolean faultsOnReplays) {
 
     /** The API view of settings. */
     public static FaultSettingsJson of(FaultSettings settings) {
@@ -29,6 +30,7 @@ public record FaultSettingsJson(
                 settings.dropResponseProbability(),
                 settings.dropMode().name(),
                 settings.errorBeforeChargeProbability(),
-                settings.seed());
+                settings.seed(),
+                settings.faultsOnReplays());
     }
 }

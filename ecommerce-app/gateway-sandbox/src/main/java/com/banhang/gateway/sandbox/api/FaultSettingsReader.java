@@ -27,7 +27,8 @@ public final class FaultSettingsReader {
     public static final String INVALID_FAULTS = "invalid_faults";
 
     private static final Set<String> MEMBERS = Set.of("latencyMs", "slowProbability", "slowLatencyMs",
-            "latencyPhase", "dropResponseProbability", "dropMode", "errorBeforeChargeProbability", "seed");
+            "latencyPhase", "dropResponseProbability", "dropMode", "errorBeforeChargeProbability", "seed",
+            "faultsOnReplays");
 
     private FaultSettingsReader() {
     }
@@ -53,7 +54,8 @@ public final class FaultSettingsReader {
                     fraction(json, "dropResponseProbability", defaults.dropResponseProbability()),
                     constant(json, "dropMode", DropMode.class, defaults.dropMode()),
                     fraction(json, "errorBeforeChargeProbability", defaults.errorBeforeChargeProbability()),
-                    whole(json, "seed", defaults.seed()));
+                    whole(json, "seed", defaults.seed()),
+                    flag(json, "faultsOnReplays", defaults.faultsOnReplays()));
         } catch (InvalidFaultSettingsException e) {
             throw invalid(e.getMessage());
         }
@@ -103,6 +105,20 @@ public final class FaultSettingsReader {
             throw invalid(name + ": must be a number between 0 and 1");
         }
         return ((JsonNumber) value).doubleValue();
+    }
+
+    private static boolean flag(JsonObject json, String name, boolean fallback) {
+        JsonValue value = member(json, name);
+        if (value == null) {
+            return fallback;
+        }
+        if (value.getValueType() == JsonValue.ValueType.TRUE) {
+            return true;
+        }
+        if (value.getValueType() == JsonValue.ValueType.FALSE) {
+            return false;
+        }
+        throw invalid(name + ": must be true or false");
     }
 
     private static <E extends Enum<E>> E constant(JsonObject json, String name, Class<E> type, E fallback) {

@@ -23,11 +23,14 @@ public sealed interface ChargeOutcome {
     record InProgress() implements ChargeOutcome {
     }
 
-    /** Injected fault: the processor failed before charging; nothing was stored. */
+    /** Injected fault: the processor failed before charging; nothing was stored (or, on a replay, changed). */
     record ProcessorUnavailable() implements ChargeOutcome {
     }
 
-    /** Injected fault: the charge was committed, then its response is to be lost. */
+    /**
+     * Injected fault: the charge was committed (by this call, or by an earlier one it replays with
+     * {@code faultsOnReplays}), then its response is to be lost.
+     */
     record ResponseDropped(Charge charge, DropMode mode) implements ChargeOutcome {
     }
 }

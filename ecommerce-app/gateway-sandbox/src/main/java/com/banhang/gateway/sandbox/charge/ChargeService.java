@@ -14,7 +14,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The card processor: charges once per idempotency key, replays the stored charge for a retry of the same
- * request, refuses a key reused for another request, and injects the configured faults.
+ * request, refuses a key reused for another request, and injects the configured faults. A replay gets no
+ * fault but its latency, unless the settings say {@code faultsOnReplays}: then it may fail before the charge
+ * (nothing changes) or lose its response as a new charge would, so that a client's retries can stay
+ * unanswered after its first call charged.
  *
  * <p>The database's unique constraint on the key, not a check in this class, decides which of several
  * concurrent requests creates the charge; the others read the winner's charge and replay it.
@@ -68,9 +71,9 @@ public class ChargeService {
 
         Optional<Charge> existing = findLive(idempotencyKey, true);
         if (existing.isPresent()) {
-            // Replays get no fault but latency: the processor answers from its idempotency cache.
+            // The processor answers from its idempotency cache: latency, and other faults only if asked for.
             pause.pause(decision.latencyMs());
-            return replayOrRefuse(existing.get(), requestHash);
+            return replayOrRefuse(existing.get(), requestHash, decision);
         }
         if (decision.errorBeforeCharge()) {
             pause.pause(decision.latencyMs());
@@ -83,7 +86,7 @@ public class ChargeService {
         // The charge (ours or the winner's) is committed now; the response waits, as a late processor's would.
         pause.pause(decision.latencyAfterChargeMs());
         if (!won) {
-            return outcomeOfLostInsert(idempotencyKey, requestHash);
+            return outcomeOfLostInsert(idempotencyKey, requestHash, decision);
         }
         if (decision.dropResponse()) {
             return new ChargeOutcome.ResponseDropped(charge, decision.dropMode());
@@ -128,19 +131,35 @@ public class ChargeService {
         return !charge.createdAt().plus(keyRetention).isAfter(clock.instant());
     }
 
-    private static ChargeOutcome replayOrRefuse(Charge existing, String requestHash) {
-        return existing.requestHash().equals(requestHash)
-                ? new ChargeOutcome.Replayed(existing)
-                : new ChargeOutcome.KeyReused();
+    /**
+     * The answer for a key that already holds {@code existing}: 422 for another request, else the stored
+     * charge, which with {@code faultsOnReplays} is subject to the call's error-before-charge and drop
+     * decisions (in that order, as for a new charge). A 422 never gets these faults.
+     */
+    private static ChargeOutcome replayOrRefuse(Charge existing, String requestHash, FaultDecision decision) {
+        if (!existing.requestHash().equals(requestHash)) {
+            return new ChargeOutcome.KeyReused();
+        }
+        if (decision.faultsOnReplays()) {
+            if (decision.errorBeforeCharge()) {
+                return new ChargeOutcome.ProcessorUnavailable();
+            }
+            if (decision.dropResponse()) {
+                return new ChargeOutcome.ResponseDropped(existing, decision.dropMode());
+            }
+        }
+        return new ChargeOutcome.Replayed(existing);
     }
 
-    private ChargeOutcome outcomeOfLostInsert(String idempotencyKey, String requestHash) {
+    private ChargeOutcome outcomeOfLostInsert(String idempotencyKey, String requestHash, FaultDecision decision) {
         // With auto-commit the winner's row is normally visible at once; the retries cover a database that
         // reports the conflict before the winner's commit is visible to a new statement.
         for (int attempt = 1; attempt <= WINNER_READ_ATTEMPTS; attempt++) {
             Optional<Charge> winner = repository.findByKey(idempotencyKey);
             if (winner.isPresent()) {
-                return replayOrRefuse(winner.get(), requestHash);
+                // A replay of the winner's charge; errorBeforeCharge is false here, or this call would not
+                // have tried the insert.
+                return replayOrRefuse(winner.get(), requestHash, decision);
             }
             if (attempt < WINNER_READ_ATTEMPTS) {
                 pause.pause(WINNER_READ_INTERVAL_MS);

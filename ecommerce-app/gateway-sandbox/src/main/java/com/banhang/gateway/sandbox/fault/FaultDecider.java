@@ -37,7 +37,7 @@ public final class FaultDecider {
         boolean dropResponse = draw(settings.dropResponseProbability());
         long latency = settings.latencyMs() + (slow ? settings.slowLatencyMs() : 0);
         return new FaultDecision(latency, settings.latencyPhase(), errorBeforeCharge, dropResponse,
-                settings.dropMode());
+                settings.dropMode(), settings.faultsOnReplays());
     }
 
     private boolean draw(double probability) {

@@ -19,6 +19,7 @@ public class FaultDefaults {
     public static final String DROP_MODE = "gateway.faults.drop-mode";
     public static final String ERROR_BEFORE_CHARGE_PROBABILITY = "gateway.faults.error-before-charge-probability";
     public static final String SEED = "gateway.faults.seed";
+    public static final String FAULTS_ON_REPLAYS = "gateway.faults.faults-on-replays";
 
     @Inject
     @ConfigProperty(name = LATENCY_MS, defaultValue = "0")
@@ -52,6 +53,10 @@ public class FaultDefaults {
     @ConfigProperty(name = SEED, defaultValue = "42")
     long seed;
 
+    @Inject
+    @ConfigProperty(name = FAULTS_ON_REPLAYS, defaultValue = "false")
+    boolean faultsOnReplays;
+
     /**
      * The configured settings.
      *
@@ -59,6 +64,6 @@ public class FaultDefaults {
      */
     public FaultSettings settings() {
         return new FaultSettings(latencyMs, slowProbability, slowLatencyMs, latencyPhase,
-                dropResponseProbability, dropMode, errorBeforeChargeProbability, seed);
+                dropResponseProbability, dropMode, errorBeforeChargeProbability, seed, faultsOnReplays);
     }
 }

@@ -2,7 +2,8 @@ package com.banhang.gateway.sandbox.fault;
 
 /**
  * The faults that {@code POST /v1/charges} injects: latency, slow calls, lost responses and errors before
- * the charge, plus the seed of the random source that decides them. Immutable and always valid.
+ * the charge, plus the seed of the random source that decides them and whether replays get them too.
+ * Immutable and always valid.
  *
  * @param latencyMs                    latency added to every charge call
  * @param slowProbability              probability that a call is slow
@@ -12,6 +13,9 @@ package com.banhang.gateway.sandbox.fault;
  * @param dropMode                     how a response is lost
  * @param errorBeforeChargeProbability probability of a 503 without any charge
  * @param seed                         seed of the one random source behind all the decisions
+ * @param faultsOnReplays              whether a replay (the key already holds a charge of the same request)
+ *                                     may also be dropped or fail before the charge; when false a replay
+ *                                     gets no fault but its latency
  */
 public record FaultSettings(
         long latencyMs,
@@ -21,14 +25,15 @@ public record FaultSettings(
         double dropResponseProbability,
         DropMode dropMode,
         double errorBeforeChargeProbability,
-        long seed) {
+        long seed,
+        boolean faultsOnReplays) {
 
     /** Ten minutes: longer than any client waits, and short enough that a typo cannot park threads for hours. */
     public static final long MAX_LATENCY_MS = 600_000;
 
     /** The settings of a sandbox that injects nothing. */
     public static final FaultSettings NONE = new FaultSettings(
-            0, 0.0, 1000, LatencyPhase.AFTER_CHARGE, 0.0, DropMode.GATEWAY_TIMEOUT, 0.0, 42);
+            0, 0.0, 1000, LatencyPhase.AFTER_CHARGE, 0.0, DropMode.GATEWAY_TIMEOUT, 0.0, 42, false);
 
     /**
      * Checks every range.

@@ -15,24 +15,37 @@ class FaultSettingsReaderTest {
 
     /** Configured defaults that differ from the built-in ones, to see which a missing member takes. */
     private static final FaultSettings DEFAULTS = new FaultSettings(5, 0.1, 200, LatencyPhase.BEFORE_CHARGE, 0.2,
-            DropMode.RESET, 0.3, 7);
+            DropMode.RESET, 0.3, 7, true);
 
     @Test
     void readsEveryMember() {
         FaultSettings settings = FaultSettingsReader.read("""
                 {"latencyMs": 800, "slowProbability": 0.5, "slowLatencyMs": 3000, "latencyPhase": "AFTER_CHARGE",
                  "dropResponseProbability": 1, "dropMode": "GATEWAY_TIMEOUT", "errorBeforeChargeProbability": 0.25,
-                 "seed": -12}""", DEFAULTS);
+                 "seed": -12, "faultsOnReplays": false}""", DEFAULTS);
 
         assertThat(settings).isEqualTo(new FaultSettings(800, 0.5, 3000, LatencyPhase.AFTER_CHARGE, 1.0,
-                DropMode.GATEWAY_TIMEOUT, 0.25, -12));
+                DropMode.GATEWAY_TIMEOUT, 0.25, -12, false));
     }
 
     @Test
     void membersLeftOutOrNullTakeTheConfiguredDefaults() {
         assertThat(FaultSettingsReader.read("{}", DEFAULTS)).isEqualTo(DEFAULTS);
         assertThat(FaultSettingsReader.read("{\"dropMode\": null, \"latencyMs\": 1}", DEFAULTS))
-                .isEqualTo(new FaultSettings(1, 0.1, 200, LatencyPhase.BEFORE_CHARGE, 0.2, DropMode.RESET, 0.3, 7));
+                .isEqualTo(new FaultSettings(1, 0.1, 200, LatencyPhase.BEFORE_CHARGE, 0.2, DropMode.RESET, 0.3, 7,
+                        true));
+        assertThat(FaultSettingsReader.read("{\"faultsOnReplays\": null}", DEFAULTS)).isEqualTo(DEFAULTS);
+    }
+
+    @Test
+    void readsFaultsOnReplaysAsAJsonBoolean() {
+        assertThat(FaultSettingsReader.read("{\"faultsOnReplays\": true}", FaultSettings.NONE).faultsOnReplays())
+                .isTrue();
+        assertThat(FaultSettingsReader.read("{\"faultsOnReplays\": false}", DEFAULTS).faultsOnReplays()).isFalse();
+        assertThat(FaultSettingsReader.read("{\"dropResponseProbability\": 1, \"faultsOnReplays\": true}",
+                FaultSettings.NONE))
+                .isEqualTo(new FaultSettings(0, 0, 1000, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 0,
+                        42, true));
     }
 
     @ParameterizedTest
@@ -45,6 +58,10 @@ class FaultSettingsReaderTest {
             "{\"slowProbability\": \"0.5\"}",
             "{\"dropMode\": \"reset\"}",
             "{\"latencyPhase\": 1}",
+            "{\"faultsOnReplays\": \"true\"}",
+            "{\"faultsOnReplays\": 1}",
+            "{\"faultsOnReplays\": {}}",
+            "{\"faultsonreplays\": true}",
             "[]",
             "nonsense",
             ""})

@@ -60,7 +60,7 @@ class JsonShapesTest {
         assertThat(json).isEqualTo("""
                 {"latencyMs":0,"slowProbability":0.0,"slowLatencyMs":1000,"latencyPhase":"AFTER_CHARGE",\
                 "dropResponseProbability":0.0,"dropMode":"GATEWAY_TIMEOUT","errorBeforeChargeProbability":0.0,\
-                "seed":42}""");
+                "seed":42,"faultsOnReplays":false}""");
         assertThat(FaultSettingsReader.read(json, FaultSettings.NONE)).isEqualTo(FaultSettings.NONE);
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.gateway.sandbox.fault.DropMode;
 import com.banhang.gateway.sandbox.fault.FaultControl;
+import com.banhang.gateway.sandbox.fault.FaultDecider;
+import com.banhang.gateway.sandbox.fault.FaultDecision;
 import com.banhang.gateway.sandbox.fault.FaultSettings;
 import com.banhang.gateway.sandbox.fault.LatencyPhase;
 import java.time.Clock;
@@ -106,7 +108,7 @@ class ChargeServiceTest {
 
     @Test
     void aDroppedResponseStillCommitsTheCharge() {
-        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 42));
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 42, false));
 
         ChargeOutcome outcome = service.charge(KEY, OK);
 
@@ -119,11 +121,110 @@ class ChargeServiceTest {
     @Test
     void aReplayIsNeitherDroppedNorFailedButWaitsTheLatency() {
         Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
-        faults.replace(new FaultSettings(30, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 1, 42));
+        faults.replace(new FaultSettings(30, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 1, 42, false));
         pauses.clear();
 
         assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
         assertThat(pauses).containsExactly("30ms, charged=true");
+    }
+
+    @Test
+    void withFaultsOnReplaysAReplayLosesItsResponseButChargesNothingMore() {
+        Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+        faults.replace(onReplays(30, 1, DropMode.RESET, 0));
+        pauses.clear();
+
+        ChargeOutcome again = service.charge(KEY, OK);
+
+        assertThat(again).isEqualTo(new ChargeOutcome.ResponseDropped(first, DropMode.RESET));
+        assertThat(pauses).containsExactly("30ms, charged=true");
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+        assertThat(service.findByKey(KEY)).as("the lookup is never faulted").contains(first);
+    }
+
+    @Test
+    void withFaultsOnReplaysEveryAnswerForTheKeyIsLostFromTheFirstCallOn() {
+        faults.replace(onReplays(0, 1, DropMode.GATEWAY_TIMEOUT, 0));
+
+        ChargeOutcome first = service.charge(KEY, OK);
+        ChargeOutcome second = service.charge(KEY, OK);
+        ChargeOutcome third = service.charge(KEY, OK);
+
+        assertThat(first).isInstanceOf(ChargeOutcome.ResponseDropped.class);
+        Charge charge = ((ChargeOutcome.ResponseDropped) first).charge();
+        assertThat(second).isEqualTo(new ChargeOutcome.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT));
+        assertThat(third).isEqualTo(second);
+        assertThat(service.findByKey(KEY)).contains(charge);
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 0, 42,
+                false));
+        assertThat(service.charge(KEY, OK)).as("without the flag the replay is answered")
+                .isEqualTo(new ChargeOutcome.Replayed(charge));
+    }
+
+    @Test
+    void withFaultsOnReplaysAnErrorBeforeTheChargeAnswersAReplayAndChangesNothing() {
+        Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+        faults.replace(onReplays(30, 1, DropMode.RESET, 1));
+        pauses.clear();
+
+        assertThat(service.charge(KEY, OK)).as("the error wins over the drop, as for a new charge")
+                .isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+        assertThat(pauses).containsExactly("30ms, charged=true");
+        assertThat(repository.findByKey(KEY)).contains(first);
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+
+        faults.reset();
+        assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+    }
+
+    @Test
+    void withFaultsOnReplaysAKeyReusedForAnotherRequestIsStillRefused() {
+        service.charge(KEY, OK);
+        faults.replace(onReplays(0, 1, DropMode.GATEWAY_TIMEOUT, 1));
+
+        ChargeOutcome reused = service.charge(KEY, new ChargeRequest(5001L, "VND", "order-1", "pm_card_ok"));
+
+        assertThat(reused).isInstanceOf(ChargeOutcome.KeyReused.class);
+    }
+
+    @Test
+    void withFaultsOnReplaysAReplayUsesTheDecisionDrawnForItsCall() {
+        // Every call, first or replay, takes the next decision of the seeded sequence, and only that one.
+        FaultSettings settings = onReplays(0, 0.5, DropMode.GATEWAY_TIMEOUT, 0.3);
+        faults.replace(settings);
+        FaultDecider expected = new FaultDecider(settings);
+        Charge charge = null;
+        int answered = 0;
+
+        for (int call = 0; call < 40; call++) {
+            FaultDecision decision = expected.next();
+            ChargeOutcome outcome = service.charge(KEY, OK);
+            if (charge == null) {
+                if (decision.errorBeforeCharge()) {
+                    assertThat(outcome).isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+                    continue;
+                }
+                charge = repository.findByKey(KEY).orElseThrow();
+                assertThat(outcome).isEqualTo(decision.dropResponse()
+                        ? new ChargeOutcome.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT)
+                        : new ChargeOutcome.Created(charge));
+                continue;
+            }
+            if (decision.errorBeforeCharge()) {
+                assertThat(outcome).as("call %d", call).isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+            } else if (decision.dropResponse()) {
+                assertThat(outcome).as("call %d", call)
+                        .isEqualTo(new ChargeOutcome.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT));
+            } else {
+                assertThat(outcome).as("call %d", call).isEqualTo(new ChargeOutcome.Replayed(charge));
+                answered++;
+            }
+        }
+
+        assertThat(answered).as("some replays answered, some not").isBetween(1, 38);
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
     }
 
     @Test
@@ -142,6 +243,39 @@ class ChargeServiceTest {
         service.charge(KEY, OK);
 
         assertThat(pauses).containsExactly("800ms, charged=false", "0ms, charged=true");
+    }
+
+    @Test
+    void withFaultsOnReplaysConcurrentRequestsWithOneKeyAllLoseTheirAnswerAndChargeOnce() throws Exception {
+        faults.replace(onReplays(0, 1, DropMode.GATEWAY_TIMEOUT, 0));
+        ChargeService sleeping = new ChargeService(repository, faults, Duration.ofHours(24), Clock.systemUTC(),
+                Pause.SLEEP);
+        int requests = 20;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
+        try {
+            List<Future<ChargeOutcome>> outcomes = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                outcomes.add(pool.submit(() -> {
+                    start.await();
+                    return sleeping.charge("parallel", OK);
+                }));
+            }
+            start.countDown();
+
+            List<String> chargeIds = new ArrayList<>();
+            for (Future<ChargeOutcome> future : outcomes) {
+                // The winner, the replays and the losers of the insert alike.
+                ChargeOutcome outcome = future.get(30, TimeUnit.SECONDS);
+                assertThat(outcome).isInstanceOf(ChargeOutcome.ResponseDropped.class);
+                chargeIds.add(((ChargeOutcome.ResponseDropped) outcome).charge().id());
+            }
+
+            assertThat(chargeIds).hasSize(requests).containsOnly(chargeIds.get(0));
+            assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -184,7 +318,11 @@ class ChargeServiceTest {
     }
 
     private static FaultSettings settings(long latencyMs, LatencyPhase phase, double drop, double errorBefore) {
-        return new FaultSettings(latencyMs, 0, 0, phase, drop, DropMode.GATEWAY_TIMEOUT, errorBefore, 42);
+        return new FaultSettings(latencyMs, 0, 0, phase, drop, DropMode.GATEWAY_TIMEOUT, errorBefore, 42, false);
+    }
+
+    private static FaultSettings onReplays(long latencyMs, double drop, DropMode mode, double errorBefore) {
+        return new FaultSettings(latencyMs, 0, 0, LatencyPhase.AFTER_CHARGE, drop, mode, errorBefore, 42, true);
     }
 
     /** A clock the test moves by hand. */

@@ -9,8 +9,13 @@ import org.junit.jupiter.api.Test;
 class FaultDeciderTest {
 
     private static FaultSettings settings(double slow, double error, double drop, long seed) {
+        return settings(slow, error, drop, seed, false);
+    }
+
+    private static FaultSettings settings(double slow, double error, double drop, long seed,
+                                          boolean faultsOnReplays) {
         return new FaultSettings(100, slow, 1000, LatencyPhase.AFTER_CHARGE, drop, DropMode.GATEWAY_TIMEOUT, error,
-                seed);
+                seed, faultsOnReplays);
     }
 
     private static List<FaultDecision> draw(FaultDecider decider, int count) {
@@ -77,9 +82,9 @@ class FaultDeciderTest {
     @Test
     void latencyIsSpentBeforeOrAfterTheChargeAsThePhaseSays() {
         FaultDecision after = new FaultDecision(800, LatencyPhase.AFTER_CHARGE, false, false,
-                DropMode.GATEWAY_TIMEOUT);
+                DropMode.GATEWAY_TIMEOUT, false);
         FaultDecision before = new FaultDecision(800, LatencyPhase.BEFORE_CHARGE, false, false,
-                DropMode.GATEWAY_TIMEOUT);
+                DropMode.GATEWAY_TIMEOUT, false);
 
         assertThat(after.latencyBeforeChargeMs()).isZero();
         assertThat(after.latencyAfterChargeMs()).isEqualTo(800);
@@ -88,13 +93,28 @@ class FaultDeciderTest {
     }
 
     @Test
-    void decisionsCarryThePhaseAndDropModeOfTheSettings() {
-        FaultSettings settings = new FaultSettings(5, 0, 1000, LatencyPhase.BEFORE_CHARGE, 1, DropMode.RESET, 0, 1);
+    void decisionsCarryThePhaseDropModeAndReplayFlagOfTheSettings() {
+        FaultSettings settings = new FaultSettings(5, 0, 1000, LatencyPhase.BEFORE_CHARGE, 1, DropMode.RESET, 0, 1,
+                true);
 
         FaultDecision decision = new FaultDecider(settings).next();
 
         assertThat(decision.latencyPhase()).isEqualTo(LatencyPhase.BEFORE_CHARGE);
         assertThat(decision.dropMode()).isEqualTo(DropMode.RESET);
         assertThat(decision.latencyMs()).isEqualTo(5);
+        assertThat(decision.faultsOnReplays()).isTrue();
+        assertThat(new FaultDecider(FaultSettings.NONE).next().faultsOnReplays()).isFalse();
+    }
+
+    @Test
+    void theReplayFlagDrawsNothingAndShiftsNoDecision() {
+        List<FaultDecision> off = draw(new FaultDecider(settings(0.5, 0.5, 0.5, 9, false)), 300);
+        List<FaultDecision> on = draw(new FaultDecider(settings(0.5, 0.5, 0.5, 9, true)), 300);
+
+        assertThat(on).extracting(FaultDecision::faultsOnReplays).containsOnly(true);
+        // Still three numbers per decision: the same seed gives the same slow/error/drop draws either way.
+        List<FaultDecision> onWithoutTheFlag = on.stream().map(d -> new FaultDecision(d.latencyMs(),
+                d.latencyPhase(), d.errorBeforeCharge(), d.dropResponse(), d.dropMode(), false)).toList();
+        assertThat(onWithoutTheFlag).isEqualTo(off);
     }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FaultSettingsTest {
 
     private static FaultSettings withProbability(double probability) {
-        return new FaultSettings(0, probability, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.RESET, 0, 1);
+        return new FaultSettings(0, probability, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.RESET, 0, 1, false);
     }
 
     @Test
@@ -23,6 +23,7 @@ class FaultSettingsTest {
         assertThat(FaultSettings.NONE.dropMode()).isEqualTo(DropMode.GATEWAY_TIMEOUT);
         assertThat(FaultSettings.NONE.errorBeforeChargeProbability()).isZero();
         assertThat(FaultSettings.NONE.seed()).isEqualTo(42);
+        assertThat(FaultSettings.NONE.faultsOnReplays()).isFalse();
     }
 
     @ParameterizedTest
@@ -41,18 +42,19 @@ class FaultSettingsTest {
 
     @Test
     void rejectsNegativeAndHugeLatencies() {
-        assertThatThrownBy(() -> new FaultSettings(-1, 0, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.RESET, 0, 1))
+        assertThatThrownBy(() -> new FaultSettings(-1, 0, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.RESET, 0, 1,
+                false))
                 .hasMessageContaining("latencyMs");
         assertThatThrownBy(() -> new FaultSettings(0, 0, FaultSettings.MAX_LATENCY_MS + 1, LatencyPhase.AFTER_CHARGE,
-                0, DropMode.RESET, 0, 1))
+                0, DropMode.RESET, 0, 1, false))
                 .hasMessageContaining("slowLatencyMs");
     }
 
     @Test
     void rejectsMissingPhaseOrMode() {
-        assertThatThrownBy(() -> new FaultSettings(0, 0, 0, null, 0, DropMode.RESET, 0, 1))
+        assertThatThrownBy(() -> new FaultSettings(0, 0, 0, null, 0, DropMode.RESET, 0, 1, false))
                 .hasMessageContaining("latencyPhase");
-        assertThatThrownBy(() -> new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 0, null, 0, 1))
+        assertThatThrownBy(() -> new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 0, null, 0, 1, false))
                 .hasMessageContaining("dropMode");
     }
 }

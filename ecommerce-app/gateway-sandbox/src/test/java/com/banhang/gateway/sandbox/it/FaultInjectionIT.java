@@ -194,6 +194,66 @@ class FaultInjectionIT {
     }
 
     @Test
+    void withFaultsOnReplaysEveryAnswerForTheKeyIsLostAndOnlyTheLookupTellsTheOutcome() {
+        String key = unique("replay-lost-504");
+        String order = unique("order");
+        String body = chargeBody(1000, order, "pm_card_ok");
+        Response set = setFaults("{\"dropResponseProbability\": 1, \"faultsOnReplays\": true}");
+        set.then().statusCode(200);
+        assertThat(set.jsonPath().getBoolean("faultsOnReplays")).isTrue();
+
+        Response first = charge(key, body);
+        Response retry = charge(key, body);
+
+        assertThat(first.statusCode()).isEqualTo(504);
+        assertThat(first.body().asString()).isEmpty();
+        assertThat(retry.statusCode()).as("the retry is a replay, and its answer is lost too").isEqualTo(504);
+        assertThat(retry.body().asString()).isEmpty();
+        assertThat(retry.header("Idempotent-Replayed")).isNull();
+        assertChargedOnce(key, order);
+
+        // faultsOnReplays left out takes its default, false: the same retry is answered with the stored charge.
+        setFaults("{\"dropResponseProbability\": 1}").then().statusCode(200);
+        Response answered = charge(key, body);
+        assertThat(answered.statusCode()).isEqualTo(201);
+        assertThat(answered.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(answered.jsonPath().getString("id")).isEqualTo(lookup(key).jsonPath().getString("id"));
+        assertThat(stats(order).jsonPath().getLong("succeededCharges")).isEqualTo(1);
+    }
+
+    @Test
+    void withFaultsOnReplaysEveryAnswerForTheKeyBreaksTheConnectionInResetMode() {
+        String key = unique("replay-lost-reset");
+        String order = unique("order");
+        String body = chargeBody(1000, order, "pm_card_ok");
+        setFaults("{\"dropResponseProbability\": 1, \"dropMode\": \"RESET\", \"faultsOnReplays\": true}")
+                .then().statusCode(200);
+
+        Throwable first = catchThrowable(() -> http.send(post(key, body), HttpResponse.BodyHandlers.ofString()));
+        Throwable retry = catchThrowable(() -> http.send(post(key, body), HttpResponse.BodyHandlers.ofString()));
+
+        assertThat(first).isInstanceOf(IOException.class).isNotInstanceOf(HttpTimeoutException.class);
+        assertThat(retry).isInstanceOf(IOException.class).isNotInstanceOf(HttpTimeoutException.class);
+        assertChargedOnce(key, order);
+    }
+
+    @Test
+    void withFaultsOnReplaysAReplayCanFailBeforeTheChargeAndChangesNothing() {
+        String key = unique("replay-503");
+        String order = unique("order");
+        String body = chargeBody(1000, order, "pm_card_ok");
+        String id = charge(key, body).then().statusCode(201).extract().path("id");
+        setFaults("{\"errorBeforeChargeProbability\": 1, \"faultsOnReplays\": true}").then().statusCode(200);
+
+        Response replay = charge(key, body);
+
+        assertThat(replay.statusCode()).isEqualTo(503);
+        assertThat(replay.jsonPath().getString("error")).isEqualTo("processor_unavailable");
+        assertThat(lookup(key).jsonPath().getString("id")).isEqualTo(id);
+        assertChargedOnce(key, order);
+    }
+
+    @Test
     void theSameSeedRepeatsTheSameFaultsOverHttp() {
         String faults = "{\"errorBeforeChargeProbability\": 0.5, \"seed\": 2024}";
 
@@ -218,21 +278,28 @@ class FaultInjectionIT {
         assertThat(current.jsonPath().getLong("slowLatencyMs")).as("left out: the default").isEqualTo(1000);
         assertThat(current.jsonPath().getString("latencyPhase")).isEqualTo("AFTER_CHARGE");
         assertThat(current.jsonPath().getLong("seed")).isEqualTo(42);
+        assertThat(current.jsonPath().getBoolean("faultsOnReplays")).isFalse();
+        assertThat(setFaults("{\"faultsOnReplays\": true}").jsonPath().getBoolean("faultsOnReplays")).isTrue();
 
         Response reset = Sandbox.resetFaults();
         assertThat(reset.statusCode()).isEqualTo(200);
         assertThat(reset.jsonPath().getLong("latencyMs")).isZero();
         assertThat(reset.jsonPath().getString("dropMode")).isEqualTo("GATEWAY_TIMEOUT");
+        assertThat(reset.jsonPath().getBoolean("faultsOnReplays")).isFalse();
     }
 
     @Test
     void invalidFaultSettingsAreRefusedAndChangeNothing() {
         Response typo = setFaults("{\"latencyMS\": 100}");
         Response outOfRange = setFaults("{\"dropResponseProbability\": 2}");
+        Response notABoolean = setFaults("{\"faultsOnReplays\": \"true\"}");
 
         assertThat(typo.statusCode()).isEqualTo(400);
         assertThat(typo.jsonPath().getString("error")).isEqualTo("invalid_faults");
         assertThat(outOfRange.statusCode()).isEqualTo(400);
+        assertThat(notABoolean.statusCode()).isEqualTo(400);
+        assertThat(notABoolean.jsonPath().getString("error")).isEqualTo("invalid_faults");
+        assertThat(given().baseUri(BASE_URI).get("/faults").jsonPath().getBoolean("faultsOnReplays")).isFalse();
         assertThat(given().baseUri(BASE_URI).get("/faults").jsonPath().getDouble("dropResponseProbability"))
                 .isZero();
     }
