@@ -82,14 +82,12 @@ public class ChargesResource {
             return ApiError.response(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(), "processor_unavailable",
                     "injected fault: the processor failed before charging; nothing was charged");
         }
-        ChargeOutcome.ResponseDropped dropped = (ChargeOutcome.ResponseDropped) outcome;
-        if (dropped.mode() == DropMode.GATEWAY_TIMEOUT) {
-            // Empty body, like a proxy that gave up waiting: the client learns nothing about the charge.
-            return Response.status(Response.Status.GATEWAY_TIMEOUT).build();
+        if (outcome instanceof ChargeOutcome.RequestLost lost) {
+            // Nothing was charged, but the answer is the one a lost response gets: the client cannot tell.
+            return lostAnswer(lost.notCreated(), lost.mode(), servletResponse);
         }
-        ConnectionAbort.abort(servletResponse, statusOf(dropped.charge()),
-                jsonb.toJson(ChargeJson.of(dropped.charge())));
-        return null;
+        ChargeOutcome.ResponseDropped dropped = (ChargeOutcome.ResponseDropped) outcome;
+        return lostAnswer(dropped.charge(), dropped.mode(), servletResponse);
     }
 
     /**
@@ -102,6 +100,20 @@ public class ChargesResource {
                 .map(charge -> Response.ok(ChargeJson.of(charge)).build())
                 .orElseGet(() -> ApiError.response(Response.Status.NOT_FOUND.getStatusCode(), "no_such_charge",
                         "no charge holds this Idempotency-Key (never charged, or older than the key retention)"));
+    }
+
+    /**
+     * The answer of a lost request or response: 504 with an empty body, or (mode {@code RESET}) the start of the
+     * answer {@code charge} would get, broken off; then {@code null}, as the response is already committed.
+     */
+    private Response lostAnswer(Charge charge, DropMode mode, HttpServletResponse servletResponse)
+            throws IOException {
+        if (mode == DropMode.GATEWAY_TIMEOUT) {
+            // Empty body, like a proxy that gave up waiting: the client learns nothing about the charge.
+            return Response.status(Response.Status.GATEWAY_TIMEOUT).build();
+        }
+        ConnectionAbort.abort(servletResponse, statusOf(charge), jsonb.toJson(ChargeJson.of(charge)));
+        return null;
     }
 
     private static Response.ResponseBuilder chargeResponse(Charge charge) {

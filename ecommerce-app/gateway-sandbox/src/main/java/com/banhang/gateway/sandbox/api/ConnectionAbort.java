@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Breaks a response in the middle, for the {@code RESET} drop mode: the client has sent its request, the
- * charge is committed, and then the connection fails before a whole answer arrives, as when a proxy or the
- * network dies. The client must see a transport error, not a status code.
+ * charge is committed (or, for a request lost on its way to the processor, nothing is), and then the connection
+ * fails before a whole answer arrives, as when a proxy or the network dies. The client must see a transport
+ * error, not a status code.
  *
  * <p>How: promise more bytes in {@code Content-Length} than are ever written, write a few, flush them so the
  * status line and headers are on the wire, and stop. The server then cannot complete the message and closes

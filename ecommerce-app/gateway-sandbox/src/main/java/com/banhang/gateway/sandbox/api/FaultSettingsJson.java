@@ -8,7 +8,7 @@ import jakarta.json.bind.annotation.JsonbPropertyOrder;
  * {@code PUT /v1/faults}.
  */
 @JsonbPropertyOrder({"latencyMs", "slowProbability", "slowLatencyMs", "latencyPhase", "dropResponseProbability",
-        "dropMode", "errorBeforeChargeProbability", "seed", "faultsOnReplays"})
+        "dropMode", "errorBeforeChargeProbability", "loseRequestProbability", "seed", "faultsOnReplays"})
 public record FaultSettingsJson(
         long latencyMs,
         double slowProbability,
@@ -17,6 +17,7 @@ public record FaultSettingsJson(
         double dropResponseProbability,
         String dropMode,
         double errorBeforeChargeProbability,
+        double loseRequestProbability,
         long seed,
         boolean faultsOnReplays) {
 
@@ -30,6 +31,7 @@ public record FaultSettingsJson(
                 settings.dropResponseProbability(),
                 settings.dropMode().name(),
                 settings.errorBeforeChargeProbability(),
+                settings.loseRequestProbability(),
                 settings.seed(),
                 settings.faultsOnReplays());
     }

@@ -27,8 +27,8 @@ public final class FaultSettingsReader {
     public static final String INVALID_FAULTS = "invalid_faults";
 
     private static final Set<String> MEMBERS = Set.of("latencyMs", "slowProbability", "slowLatencyMs",
-            "latencyPhase", "dropResponseProbability", "dropMode", "errorBeforeChargeProbability", "seed",
-            "faultsOnReplays");
+            "latencyPhase", "dropResponseProbability", "dropMode", "errorBeforeChargeProbability",
+            "loseRequestProbability", "seed", "faultsOnReplays");
 
     private FaultSettingsReader() {
     }
@@ -54,6 +54,7 @@ public final class FaultSettingsReader {
                     fraction(json, "dropResponseProbability", defaults.dropResponseProbability()),
                     constant(json, "dropMode", DropMode.class, defaults.dropMode()),
                     fraction(json, "errorBeforeChargeProbability", defaults.errorBeforeChargeProbability()),
+                    fraction(json, "loseRequestProbability", defaults.loseRequestProbability()),
                     whole(json, "seed", defaults.seed()),
                     flag(json, "faultsOnReplays", defaults.faultsOnReplays()));
         } catch (InvalidFaultSettingsException e) {

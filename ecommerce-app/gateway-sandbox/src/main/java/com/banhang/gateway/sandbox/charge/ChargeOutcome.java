@@ -33,4 +33,15 @@ public sealed interface ChargeOutcome {
      */
     record ResponseDropped(Charge charge, DropMode mode) implements ChargeOutcome {
     }
+
+    /**
+     * Injected fault: the request for a new key was lost on its way to the processor; nothing was stored, and the
+     * client is to get the same failure as for a lost response.
+     *
+     * @param notCreated the charge the request would have created, never stored; only its shape is used, so that
+     *                   a {@code RESET} breaks the answer exactly as it breaks a lost response's (same status
+     *                   line, same promised length), and nothing on the wire tells the two apart
+     */
+    record RequestLost(Charge notCreated, DropMode mode) implements ChargeOutcome {
+    }
 }

@@ -14,10 +14,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The card processor: charges once per idempotency key, replays the stored charge for a retry of the same
- * request, refuses a key reused for another request, and injects the configured faults. A replay gets no
- * fault but its latency, unless the settings say {@code faultsOnReplays}: then it may fail before the charge
- * (nothing changes) or lose its response as a new charge would, so that a client's retries can stay
- * unanswered after its first call charged.
+ * request, refuses a key reused for another request, and injects the configured faults. A request for a new
+ * key may be lost before the processor sees it: nothing is charged and it is answered like a lost response.
+ * A replay gets no fault but its latency, unless the settings say {@code faultsOnReplays}: then it may fail
+ * before the charge (nothing changes) or lose its response as a new charge would, so that a client's retries
+ * can stay unanswered after its first call charged. A replay is never lost on the way in, flag or not.
  *
  * <p>The database's unique constraint on the key, not a check in this class, decides which of several
  * concurrent requests creates the charge; the others read the winner's charge and replay it.
@@ -69,11 +70,20 @@ public class ChargeService {
         FaultDecision decision = faults.nextDecision();
         String requestHash = RequestFingerprint.of(request);
 
-        Optional<Charge> existing = findLive(idempotencyKey, true);
+        // A request lost on the way in must not change the processor's state, not even retire an expired key.
+        Optional<Charge> existing = findLive(idempotencyKey, !decision.loseRequest());
         if (existing.isPresent()) {
             // The processor answers from its idempotency cache: latency, and other faults only if asked for.
+            // A lost request never applies here: the fault is only for a key without a charge.
             pause.pause(decision.latencyMs());
             return replayOrRefuse(existing.get(), requestHash, decision);
+        }
+        if (decision.loseRequest()) {
+            // The processor never sees the request, so it can neither fail (errorBeforeCharge) nor charge. The
+            // client waits the latency and then gets what a lost response gets: it cannot tell the two apart.
+            pause.pause(decision.latencyMs());
+            return new ChargeOutcome.RequestLost(newCharge(idempotencyKey, request, requestHash),
+                    decision.dropMode());
         }
         if (decision.errorBeforeCharge()) {
             pause.pause(decision.latencyMs());
@@ -157,8 +167,8 @@ public class ChargeService {
         for (int attempt = 1; attempt <= WINNER_READ_ATTEMPTS; attempt++) {
             Optional<Charge> winner = repository.findByKey(idempotencyKey);
             if (winner.isPresent()) {
-                // A replay of the winner's charge; errorBeforeCharge is false here, or this call would not
-                // have tried the insert.
+                // A replay of the winner's charge; errorBeforeCharge and loseRequest are false here, or this
+                // call would not have tried the insert.
                 return replayOrRefuse(winner.get(), requestHash, decision);
             }
             if (attempt < WINNER_READ_ATTEMPTS) {

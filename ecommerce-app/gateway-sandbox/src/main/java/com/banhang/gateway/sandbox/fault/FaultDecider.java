@@ -6,8 +6,8 @@ import java.util.Random;
  * Draws the {@link FaultDecision} of each charge call from one {@code java.util.Random} seeded by the
  * settings, so that the same settings and the same sequence of calls give the same faults on every run.
  *
- * <p>Every decision consumes exactly three numbers (slow, error before charge, drop response), whatever the
- * probabilities are, so that changing one probability does not shift the other decisions of a run.
+ * <p>Every decision consumes exactly four numbers (slow, error before charge, drop response, lose request),
+ * in that order, whatever the probabilities are and whether or not the call turns out to be a replay, so that changing one probability does not shift the other decisions of a run.
  */
 public final class FaultDecider {
 
@@ -35,8 +35,9 @@ public final class FaultDecider {
         boolean slow = draw(settings.slowProbability());
         boolean errorBeforeCharge = draw(settings.errorBeforeChargeProbability());
         boolean dropResponse = draw(settings.dropResponseProbability());
+        boolean loseRequest = draw(settings.loseRequestProbability());
         long latency = settings.latencyMs() + (slow ? settings.slowLatencyMs() : 0);
-        return new FaultDecision(latency, settings.latencyPhase(), errorBeforeCharge, dropResponse,
+        return new FaultDecision(latency, settings.latencyPhase(), errorBeforeCharge, dropResponse, loseRequest,
                 settings.dropMode(), settings.faultsOnReplays());
     }
 

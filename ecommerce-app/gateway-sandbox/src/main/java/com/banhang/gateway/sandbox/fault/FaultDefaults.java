@@ -18,6 +18,7 @@ public class FaultDefaults {
     public static final String DROP_RESPONSE_PROBABILITY = "gateway.faults.drop-response-probability";
     public static final String DROP_MODE = "gateway.faults.drop-mode";
     public static final String ERROR_BEFORE_CHARGE_PROBABILITY = "gateway.faults.error-before-charge-probability";
+    public static final String LOSE_REQUEST_PROBABILITY = "gateway.faults.lose-request-probability";
     public static final String SEED = "gateway.faults.seed";
     public static final String FAULTS_ON_REPLAYS = "gateway.faults.faults-on-replays";
 
@@ -50,6 +51,10 @@ public class FaultDefaults {
     double errorBeforeChargeProbability;
 
     @Inject
+    @ConfigProperty(name = LOSE_REQUEST_PROBABILITY, defaultValue = "0")
+    double loseRequestProbability;
+
+    @Inject
     @ConfigProperty(name = SEED, defaultValue = "42")
     long seed;
 
@@ -64,6 +69,7 @@ public class FaultDefaults {
      */
     public FaultSettings settings() {
         return new FaultSettings(latencyMs, slowProbability, slowLatencyMs, latencyPhase,
-                dropResponseProbability, dropMode, errorBeforeChargeProbability, seed, faultsOnReplays);
+                dropResponseProbability, dropMode, errorBeforeChargeProbability, loseRequestProbability, seed,
+                faultsOnReplays);
     }
 }

@@ -1,8 +1,8 @@
 package com.banhang.gateway.sandbox.fault;
 
 /**
- * The faults that {@code POST /v1/charges} injects: latency, slow calls, lost responses and errors before
- * the charge, plus the seed of the random source that decides them and whether replays get them too.
+ * The faults that {@code POST /v1/charges} injects: latency, slow calls, lost responses, errors before
+ * the charge and requests lost on their way to the processor, plus the seed of the random source that decides them and whether replays get them too.
  * Immutable and always valid.
  *
  * @param latencyMs                    latency added to every charge call
@@ -12,6 +12,9 @@ package com.banhang.gateway.sandbox.fault;
  * @param dropResponseProbability      probability that the response is lost after the charge committed
  * @param dropMode                     how a response is lost
  * @param errorBeforeChargeProbability probability of a 503 without any charge
+ * @param loseRequestProbability       probability that a request for a new key is lost before it reaches the
+ *                                     processor: nothing is charged and the client gets the {@code dropMode}
+ *                                     failure, as for a lost response
  * @param seed                         seed of the one random source behind all the decisions
  * @param faultsOnReplays              whether a replay (the key already holds a charge of the same request)
  *                                     may also be dropped or fail before the charge; when false a replay
@@ -25,6 +28,7 @@ public record FaultSettings(
         double dropResponseProbability,
         DropMode dropMode,
         double errorBeforeChargeProbability,
+        double loseRequestProbability,
         long seed,
         boolean faultsOnReplays) {
 
@@ -33,7 +37,7 @@ public record FaultSettings(
 
     /** The settings of a sandbox that injects nothing. */
     public static final FaultSettings NONE = new FaultSettings(
-            0, 0.0, 1000, LatencyPhase.AFTER_CHARGE, 0.0, DropMode.GATEWAY_TIMEOUT, 0.0, 42, false);
+            0, 0.0, 1000, LatencyPhase.AFTER_CHARGE, 0.0, DropMode.GATEWAY_TIMEOUT, 0.0, 0.0, 42, false);
 
     /**
      * Checks every range.
@@ -46,6 +50,7 @@ public record FaultSettings(
         requireProbability("slowProbability", slowProbability);
         requireProbability("dropResponseProbability", dropResponseProbability);
         requireProbability("errorBeforeChargeProbability", errorBeforeChargeProbability);
+        requireProbability("loseRequestProbability", loseRequestProbability);
         if (latencyPhase == null) {
             throw new InvalidFaultSettingsException("latencyPhase: must be AFTER_CHARGE or BEFORE_CHARGE");
         }

@@ -60,7 +60,12 @@ class JsonShapesTest {
         assertThat(json).isEqualTo("""
                 {"latencyMs":0,"slowProbability":0.0,"slowLatencyMs":1000,"latencyPhase":"AFTER_CHARGE",\
                 "dropResponseProbability":0.0,"dropMode":"GATEWAY_TIMEOUT","errorBeforeChargeProbability":0.0,\
-                "seed":42,"faultsOnReplays":false}""");
+                "loseRequestProbability":0.0,"seed":42,"faultsOnReplays":false}""");
         assertThat(FaultSettingsReader.read(json, FaultSettings.NONE)).isEqualTo(FaultSettings.NONE);
+
+        FaultSettings losing = FaultSettingsReader.read("{\"loseRequestProbability\": 0.25}", FaultSettings.NONE);
+        String losingJson = JSONB.toJson(FaultSettingsJson.of(losing));
+        assertThat(losingJson).contains("\"errorBeforeChargeProbability\":0.0,\"loseRequestProbability\":0.25,");
+        assertThat(FaultSettingsReader.read(losingJson, FaultSettings.NONE)).isEqualTo(losing);
     }
 }

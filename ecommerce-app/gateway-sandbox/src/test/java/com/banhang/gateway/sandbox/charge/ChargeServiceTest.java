@@ -108,7 +108,7 @@ class ChargeServiceTest {
 
     @Test
     void aDroppedResponseStillCommitsTheCharge() {
-        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 42, false));
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 0, 42, false));
 
         ChargeOutcome outcome = service.charge(KEY, OK);
 
@@ -121,7 +121,7 @@ class ChargeServiceTest {
     @Test
     void aReplayIsNeitherDroppedNorFailedButWaitsTheLatency() {
         Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
-        faults.replace(new FaultSettings(30, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 1, 42, false));
+        faults.replace(new FaultSettings(30, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 1, 1, 42, false));
         pauses.clear();
 
         assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
@@ -157,7 +157,7 @@ class ChargeServiceTest {
         assertThat(service.findByKey(KEY)).contains(charge);
         assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
 
-        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 0, 42,
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 0, 0, 42,
                 false));
         assertThat(service.charge(KEY, OK)).as("without the flag the replay is answered")
                 .isEqualTo(new ChargeOutcome.Replayed(charge));
@@ -225,6 +225,119 @@ class ChargeServiceTest {
 
         assertThat(answered).as("some replays answered, some not").isBetween(1, 38);
         assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+    }
+
+    @Test
+    void aLostRequestChargesNothingAndTheKeyStaysFreeForALaterPost() {
+        faults.replace(losing(0, LatencyPhase.AFTER_CHARGE, DropMode.GATEWAY_TIMEOUT));
+
+        ChargeOutcome lost = service.charge(KEY, OK);
+
+        assertThat(lost).isInstanceOfSatisfying(ChargeOutcome.RequestLost.class, requestLost -> {
+            assertThat(requestLost.mode()).isEqualTo(DropMode.GATEWAY_TIMEOUT);
+            assertThat(requestLost.notCreated().idempotencyKey()).isEqualTo(KEY);
+            assertThat(requestLost.notCreated().status()).isEqualTo(ChargeStatus.SUCCEEDED);
+        });
+        assertThat(repository.findByKey(KEY)).as("no charge stored").isEmpty();
+        assertThat(service.findByKey(KEY)).as("the lookup answers 404").isEmpty();
+        assertThat(service.countsFor("order-1")).isEqualTo(new ChargeCounts(0, 0));
+        assertThat(service.totals()).isEqualTo(new ChargeCounts(0, 0));
+        assertThat(service.succeededByOrderReference()).isEmpty();
+
+        faults.reset();
+        ChargeOutcome later = service.charge(KEY, OK);
+        assertThat(later).as("the same key, faults reset: a new charge").isInstanceOf(ChargeOutcome.Created.class);
+        Charge charge = ((ChargeOutcome.Created) later).charge();
+        assertThat(charge.id()).isNotEqualTo(((ChargeOutcome.RequestLost) lost).notCreated().id());
+        assertThat(service.findByKey(KEY)).contains(charge);
+        assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(charge));
+        assertThat(service.countsFor("order-1")).as("charged once").isEqualTo(new ChargeCounts(1, 0));
+    }
+
+    @Test
+    void aLostRequestWaitsTheWholeLatencyThenFailsAsTheDropModeSays() {
+        faults.replace(losing(30, LatencyPhase.AFTER_CHARGE, DropMode.RESET));
+
+        ChargeOutcome lost = service.charge(KEY, new ChargeRequest(5000L, "VND", "order-1", "pm_card_declined"));
+
+        assertThat(lost).isInstanceOfSatisfying(ChargeOutcome.RequestLost.class, requestLost -> {
+            assertThat(requestLost.mode()).isEqualTo(DropMode.RESET);
+            // The broken answer has the shape the stored charge's would have had (here a 402).
+            assertThat(requestLost.notCreated().status()).isEqualTo(ChargeStatus.DECLINED);
+        });
+        assertThat(pauses).containsExactly("30ms, charged=false");
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(0, 0));
+
+        faults.replace(losing(30, LatencyPhase.BEFORE_CHARGE, DropMode.GATEWAY_TIMEOUT));
+        pauses.clear();
+        assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeOutcome.RequestLost.class);
+        assertThat(pauses).as("whatever the phase").containsExactly("30ms, charged=false");
+    }
+
+    @Test
+    void aLostRequestWinsOverAnErrorBeforeTheCharge() {
+        // The processor never sees a lost request, so it cannot answer 503 for it either.
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 1, 1, 42,
+                false));
+
+        assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeOutcome.RequestLost.class);
+        assertThat(repository.findByKey(KEY)).isEmpty();
+    }
+
+    @Test
+    void aReplayOrAReusedKeyIsNeverLostOnTheWayIn() {
+        Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+
+        faults.replace(losing(0, LatencyPhase.AFTER_CHARGE, DropMode.GATEWAY_TIMEOUT));
+        assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+        assertThat(service.charge(KEY, new ChargeRequest(5001L, "VND", "order-1", "pm_card_ok")))
+                .isInstanceOf(ChargeOutcome.KeyReused.class);
+
+        // faultsOnReplays does not bring the lost request to replays: with only that fault on, a replay is answered
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.RESET, 0, 1, 42, true));
+        assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+        // and a replay keeps the faults it had before, such as a dropped response naming the stored charge.
+        faults.replace(new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 1, 42, true));
+        assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.ResponseDropped(first, DropMode.RESET));
+
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
+    }
+
+    @Test
+    void aLostRequestForAnExpiredKeyLeavesTheOldChargeAsItWas() {
+        Charge old = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+        clock.advance(Duration.ofHours(24));
+        faults.replace(losing(0, LatencyPhase.AFTER_CHARGE, DropMode.GATEWAY_TIMEOUT));
+
+        assertThat(service.charge(KEY, OK)).as("an expired key is a new key").isInstanceOf(
+                ChargeOutcome.RequestLost.class);
+        assertThat(repository.findByKey(KEY)).as("not even retired: the processor never saw it").contains(old);
+        assertThat(service.findByKey(KEY)).isEmpty();
+
+        faults.reset();
+        assertThat(service.charge(KEY, OK)).isInstanceOfSatisfying(ChargeOutcome.Created.class,
+                created -> assertThat(created.charge().id()).isNotEqualTo(old.id()));
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(2, 0));
+    }
+
+    @Test
+    void lostRequestsFollowTheSeededDecisionOfEachCall() {
+        FaultSettings settings = new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.GATEWAY_TIMEOUT,
+                0, 0.5, 42, false);
+        faults.replace(settings);
+        FaultDecider expected = new FaultDecider(settings);
+        int lost = 0;
+
+        for (int call = 0; call < 40; call++) {
+            boolean lose = expected.next().loseRequest();
+            ChargeOutcome outcome = service.charge("key-" + call, OK);
+            assertThat(outcome).as("call %d", call).isInstanceOf(
+                    lose ? ChargeOutcome.RequestLost.class : ChargeOutcome.Created.class);
+            lost += lose ? 1 : 0;
+        }
+
+        assertThat(lost).as("some lost, some charged").isBetween(1, 39);
+        assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(40 - lost, 0));
     }
 
     @Test
@@ -318,11 +431,16 @@ class ChargeServiceTest {
     }
 
     private static FaultSettings settings(long latencyMs, LatencyPhase phase, double drop, double errorBefore) {
-        return new FaultSettings(latencyMs, 0, 0, phase, drop, DropMode.GATEWAY_TIMEOUT, errorBefore, 42, false);
+        return new FaultSettings(latencyMs, 0, 0, phase, drop, DropMode.GATEWAY_TIMEOUT, errorBefore, 0, 42, false);
     }
 
     private static FaultSettings onReplays(long latencyMs, double drop, DropMode mode, double errorBefore) {
-        return new FaultSettings(latencyMs, 0, 0, LatencyPhase.AFTER_CHARGE, drop, mode, errorBefore, 42, true);
+        return new FaultSettings(latencyMs, 0, 0, LatencyPhase.AFTER_CHARGE, drop, mode, errorBefore, 0, 42, true);
+    }
+
+    /** Every request for a new key lost, nothing else injected but the latency. */
+    private static FaultSettings losing(long latencyMs, LatencyPhase phase, DropMode mode) {
+        return new FaultSettings(latencyMs, 0, 0, phase, 0, mode, 0, 1, 42, false);
     }
 
     /** A clock the test moves by hand. */

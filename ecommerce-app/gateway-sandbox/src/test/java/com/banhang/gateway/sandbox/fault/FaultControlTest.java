@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class FaultControlTest {
 
     private static final FaultSettings DEFAULTS = new FaultSettings(0, 0.5, 1000, LatencyPhase.AFTER_CHARGE, 0.5,
-            DropMode.GATEWAY_TIMEOUT, 0.5, 11, false);
+            DropMode.GATEWAY_TIMEOUT, 0.5, 0.5, 11, false);
 
     private static List<FaultDecision> draw(FaultControl control, int count) {
         return IntStream.range(0, count).mapToObj(i -> control.nextDecision()).toList();
@@ -25,8 +25,8 @@ class FaultControlTest {
 
     @Test
     void replacingTheSettingsRestartsTheRandomSequenceFromTheirSeed() {
-        FaultSettings chaos = new FaultSettings(0, 0.3, 10, LatencyPhase.BEFORE_CHARGE, 0.3, DropMode.RESET, 0.3, 99,
-                true);
+        FaultSettings chaos = new FaultSettings(0, 0.3, 10, LatencyPhase.BEFORE_CHARGE, 0.3, DropMode.RESET, 0.3, 0.3,
+                99, true);
         FaultControl control = new FaultControl(DEFAULTS);
         draw(control, 17);
 

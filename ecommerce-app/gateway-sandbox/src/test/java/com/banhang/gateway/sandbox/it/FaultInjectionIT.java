@@ -136,6 +136,37 @@ class FaultInjectionIT {
     }
 
     @Test
+    void aLostRequestChargesNothingInEitherModeAndTheKeyChargesOnceWhenTheFaultsAreReset() {
+        String key = unique("lost-request");
+        String order = unique("order");
+        String body = chargeBody(1000, order, "pm_card_ok");
+        Response set = setFaults("{\"loseRequestProbability\": 1}");
+        set.then().statusCode(200);
+        assertThat(set.jsonPath().getDouble("loseRequestProbability")).isEqualTo(1.0);
+        assertThat(set.jsonPath().getString("dropMode")).isEqualTo("GATEWAY_TIMEOUT");
+
+        Response lost = charge(key, body);
+
+        assertThat(lost.statusCode()).as("the same answer as a lost response").isEqualTo(504);
+        assertThat(lost.body().asString()).isEmpty();
+        assertNothingCharged(key, order);
+
+        setFaults("{\"loseRequestProbability\": 1, \"dropMode\": \"RESET\"}").then().statusCode(200);
+        Throwable broken = catchThrowable(() -> http.send(post(key, body), HttpResponse.BodyHandlers.ofString()));
+
+        assertThat(broken).isInstanceOf(IOException.class).isNotInstanceOf(HttpTimeoutException.class);
+        assertNothingCharged(key, order);
+
+        Sandbox.resetFaults().then().statusCode(200);
+        Response charged = charge(key, body);
+
+        assertThat(charged.statusCode()).as("the key was never used up").isEqualTo(201);
+        assertThat(charged.header("Idempotent-Replayed")).isNull();
+        assertThat(lookup(key).jsonPath().getString("id")).isEqualTo(charged.jsonPath().getString("id"));
+        assertChargedOnce(key, order);
+    }
+
+    @Test
     void withLatencyAfterTheChargeTheChargeIsVisibleBeforeTheResponseArrives() throws Exception {
         String key = unique("late");
         String order = unique("order");
@@ -279,6 +310,7 @@ class FaultInjectionIT {
         assertThat(current.jsonPath().getString("latencyPhase")).isEqualTo("AFTER_CHARGE");
         assertThat(current.jsonPath().getLong("seed")).isEqualTo(42);
         assertThat(current.jsonPath().getBoolean("faultsOnReplays")).isFalse();
+        assertThat(current.jsonPath().getDouble("loseRequestProbability")).isZero();
         assertThat(setFaults("{\"faultsOnReplays\": true}").jsonPath().getBoolean("faultsOnReplays")).isTrue();
 
         Response reset = Sandbox.resetFaults();
@@ -293,12 +325,16 @@ class FaultInjectionIT {
         Response typo = setFaults("{\"latencyMS\": 100}");
         Response outOfRange = setFaults("{\"dropResponseProbability\": 2}");
         Response notABoolean = setFaults("{\"faultsOnReplays\": \"true\"}");
+        Response loseOutOfRange = setFaults("{\"loseRequestProbability\": 1.5}");
 
         assertThat(typo.statusCode()).isEqualTo(400);
         assertThat(typo.jsonPath().getString("error")).isEqualTo("invalid_faults");
         assertThat(outOfRange.statusCode()).isEqualTo(400);
         assertThat(notABoolean.statusCode()).isEqualTo(400);
         assertThat(notABoolean.jsonPath().getString("error")).isEqualTo("invalid_faults");
+        assertThat(loseOutOfRange.statusCode()).isEqualTo(400);
+        assertThat(loseOutOfRange.jsonPath().getString("error")).isEqualTo("invalid_faults");
+        assertThat(given().baseUri(BASE_URI).get("/faults").jsonPath().getDouble("loseRequestProbability")).isZero();
         assertThat(given().baseUri(BASE_URI).get("/faults").jsonPath().getBoolean("faultsOnReplays")).isFalse();
         assertThat(given().baseUri(BASE_URI).get("/faults").jsonPath().getDouble("dropResponseProbability"))
                 .isZero();
@@ -329,6 +365,14 @@ class FaultInjectionIT {
             response = lookup(key);
         }
         return response;
+    }
+
+    private static void assertNothingCharged(String key, String order) {
+        Response found = lookup(key);
+        assertThat(found.statusCode()).as("the request never reached the processor").isEqualTo(404);
+        assertThat(found.jsonPath().getString("error")).isEqualTo("no_such_charge");
+        assertThat(stats(order).jsonPath().getLong("succeededCharges")).isZero();
+        assertThat(stats(order).jsonPath().getLong("declinedCharges")).isZero();
     }
 
     private static void assertChargedOnce(String key, String order) {
