@@ -31,8 +31,6 @@ public class DatabaseMigrations {
         Flyway.configure(DatabaseMigrations.class.getClassLoader())
             .dataSource(dataSource)
             .locations(location)
-            // Callbacks, if any, sit beside the migrations; the default folder does not exist.
-            .callbackLocations(location)
             .load()
             .migrate();
     LOG.info(

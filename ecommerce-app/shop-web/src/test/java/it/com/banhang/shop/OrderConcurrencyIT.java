@@ -72,13 +72,14 @@ class OrderConcurrencyIT {
     assertThat(ShopDatabase.ordersWithSku(sku)).isEqualTo(10);
   }
 
-  /** Starts {@code n} threads that wait on one latch, so the requests leave together. */
-  static <T> List<T> race(int n, java.util.concurrent.Callable<T> attempt) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(n);
+  /** Runs every attempt on {@code threads} threads, all released at once. */
+  static <T> List<T> raceAll(int threads, List<java.util.concurrent.Callable<T>> attempts)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<T>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
+      for (java.util.concurrent.Callable<T> attempt : attempts) {
         futures.add(
             pool.submit(
                 () -> {
@@ -89,11 +90,16 @@ class OrderConcurrencyIT {
       start.countDown();
       List<T> results = new ArrayList<>();
       for (Future<T> future : futures) {
-        results.add(future.get(120, TimeUnit.SECONDS));
+        results.add(future.get(600, TimeUnit.SECONDS));
       }
       return results;
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** Starts {@code n} threads that wait on one latch, so the requests leave together. */
+  static <T> List<T> race(int n, java.util.concurrent.Callable<T> attempt) throws Exception {
+    return raceAll(n, java.util.Collections.nCopies(n, attempt));
   }
 }

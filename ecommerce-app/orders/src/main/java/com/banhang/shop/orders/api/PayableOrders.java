@@ -2,6 +2,7 @@ package com.banhang.shop.orders.api;
 
 import com.banhang.shop.orders.application.OrderService;
 import com.banhang.shop.orders.domain.model.Order;
+import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
 import com.banhang.shop.orders.domain.model.OrderStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -21,6 +22,15 @@ public class PayableOrders {
 
   public PayableOrder find(String tenantId, String orderId) {
     return view(orders.order(tenantId, orderId));
+  }
+
+  /** The order, if it still awaits its payment; a paid order is refused. */
+  public PayableOrder findUnpaid(String tenantId, String orderId) {
+    PayableOrder order = find(tenantId, orderId);
+    if (order.paid()) {
+      throw new OrderAlreadyPaidException(orderId);
+    }
+    return order;
   }
 
   /** Marks the order paid in the caller's transaction. */

@@ -3,6 +3,10 @@ package com.banhang.shop.web.problems;
 import com.banhang.shop.orders.domain.model.MerchantOrderIdTakenException;
 import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
 import com.banhang.shop.orders.domain.model.OrderNotFoundException;
+import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
+import com.banhang.shop.payments.domain.model.PaymentInProgressException;
+import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
 import com.banhang.idempotency.ProblemDetails;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -28,15 +32,28 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
 
   private static final Logger LOG = Logger.getLogger(ProblemExceptionMapper.class.getName());
 
-  /** Business rejections: final decisions, stored and replayed under their key. */
-  private static final Map<Class<? extends Throwable>, ProblemDetails> BUSINESS =
+  /**
+   * Exceptions with a meaning for the client. The 4xx ones are business rejections: final decisions
+   * that the idempotency library stores and replays under their key.
+   */
+  private static final Map<Class<? extends Throwable>, ProblemDetails> KNOWN =
       Map.of(
           OrderNotFoundException.class,
           new ProblemDetails(404, "order-not-found", "Order not found", ""),
           MerchantOrderIdTakenException.class,
           new ProblemDetails(409, "merchant-order-id-taken", "Merchant order id already used", ""),
           OrderAlreadyPaidException.class,
-          new ProblemDetails(409, "order-already-paid", "Order already paid", ""));
+          new ProblemDetails(409, "order-already-paid", "Order already paid", ""),
+          PaymentNotFoundException.class,
+          new ProblemDetails(404, "payment-not-found", "Payment not found", ""),
+          PaymentAmountMismatchException.class,
+          new ProblemDetails(422, "payment-amount-mismatch", "Amount is not the order's total", ""),
+          PaymentInProgressException.class,
+          new ProblemDetails(409, "payment-in-progress", "Order already has a payment", ""),
+          // Certainly not charged: a 5xx, so the key is released and a retry runs again.
+          GatewayUnavailableException.class,
+          new ProblemDetails(
+              503, "payment-gateway-unavailable", "Payment gateway unavailable", ""));
 
   @Override
   public Response toResponse(Throwable thrown) {
@@ -45,9 +62,9 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
 
   static ProblemDetails problemFor(Throwable thrown) {
     for (Throwable t = thrown; t != null; t = t.getCause()) {
-      ProblemDetails business = BUSINESS.get(t.getClass());
-      if (business != null) {
-        return new ProblemDetails(business.status(), business.slug(), business.title(), t.getMessage());
+      ProblemDetails known = KNOWN.get(t.getClass());
+      if (known != null) {
+        return new ProblemDetails(known.status(), known.slug(), known.title(), t.getMessage());
       }
       if (t instanceof ConstraintViolationException invalid) {
         return invalidBody(invalid);

@@ -1,0 +1,37 @@
+package com.banhang.shop.payments.api;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/** What one reconciliation run did with the payments.charge keys it examined. */
+public record ReconciliationReport(int examined, Map<Outcome, Integer> outcomes) {
+
+  /** What became of one key. */
+  public enum Outcome {
+    /** The gateway had charged: payment captured, key completed with the 201. */
+    CAPTURED,
+    /** The gateway had declined: key completed with the 402. */
+    DECLINED,
+    /** The gateway had no charge (or nothing was ever sent): the client's next retry runs anew. */
+    RELEASED,
+    /** The gateway could not be asked; tried again next run. */
+    GATEWAY_UNREACHABLE,
+    /** Another worker or node settled it first (fenced). */
+    SETTLED_ELSEWHERE,
+    /** Unexpected failure; logged, tried again next run. */
+    FAILED
+  }
+
+  static ReconciliationReport of(Iterable<Outcome> results) {
+    Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
+    for (Outcome outcome : Outcome.values()) {
+      counts.put(outcome, 0);
+    }
+    int examined = 0;
+    for (Outcome outcome : results) {
+      counts.merge(outcome, 1, Integer::sum);
+      examined++;
+    }
+    return new ReconciliationReport(examined, counts);
+  }
+}

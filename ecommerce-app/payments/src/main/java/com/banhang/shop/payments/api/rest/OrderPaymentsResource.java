@@ -1,0 +1,81 @@
+package com.banhang.shop.payments.api.rest;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.CurrentIdempotentRequest;
+import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.SideEffects;
+import com.banhang.shop.payments.api.ChargeCompletion;
+import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
+import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.PaymentGateway;
+import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.application.StartPayment;
+import com.banhang.shop.payments.domain.model.Payment;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+/** {@code /api/v1/orders/{orderId}/payments}: paying an order ({@code payments.charge}). */
+@Path("/v1/orders/{orderId}/payments")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class OrderPaymentsResource {
+
+  @Inject PaymentService payments;
+  @Inject PaymentGateway gateway;
+  @Inject ChargeCompletion completion;
+  @Inject CurrentIdempotentRequest idempotentRequest;
+  @Context SecurityContext security;
+
+  /**
+   * payments.charge, in three steps and never with a transaction open across the gateway call:
+   * commit a PENDING attempt; charge under the gateway key derived from the claim (retried under
+   * that key); record the result and complete the key in one transaction. The call runs to its end
+   * on the request thread even if the client goes away.
+   */
+  @POST
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Idempotent(operation = "payments.charge", ttl = "P7D", sideEffects = SideEffects.REMOTE)
+  public Response pay(@PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
+    ClaimedKey claim =
+        idempotentRequest.claim().orElseThrow(() -> new IllegalStateException("no claimed key"));
+    Payment payment =
+        payments.startAttempt(
+            new StartPayment(
+                tenant(),
+                orderId,
+                request.amount(),
+                request.currency(),
+                request.paymentMethod(),
+                claim));
+    GatewayCharge charge;
+    try {
+      charge = gateway.charge(payments.gatewayRequest(payment));
+    } catch (GatewayOutcomeUnknownException e) {
+      throw new OutcomeUnknownException(
+          "payment-outcome-unknown",
+          "the payment gateway did not confirm payment " + payment.id() + " in time",
+          e);
+    } catch (GatewayUnavailableException e) {
+      payments.abandon(payment.id());
+      throw e;
+    }
+    return completion.completeRequest(payment.id(), charge);
+  }
+
+  private String tenant() {
+    return security.getUserPrincipal().getName();
+  }
+}

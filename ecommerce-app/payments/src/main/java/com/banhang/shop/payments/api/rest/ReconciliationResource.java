@@ -1,0 +1,46 @@
+package com.banhang.shop.payments.api.rest;
+
+import com.banhang.shop.payments.api.Reconciliation;
+import com.banhang.shop.payments.api.ReconciliationReport;
+import com.banhang.shop.payments.api.ReconciliationSchedule;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+
+/**
+ * {@code POST /api/v1/admin/reconciliations}: an operator runs reconciliation now (the console's
+ * button). Operator role only (web.xml). {@code minAge} (ISO-8601, default the schedule's) lets an
+ * operator include younger keys once they know no request is still running for them.
+ */
+@Path("/v1/admin/reconciliations")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class ReconciliationResource {
+
+  @Inject Reconciliation reconciliation;
+  @Inject ReconciliationSchedule schedule;
+
+  @POST
+  public ReconciliationReport runNow(@QueryParam("minAge") String minAge) {
+    return reconciliation.reconcile(minAge == null ? schedule.minimumAge() : parse(minAge));
+  }
+
+  private static Duration parse(String minAge) {
+    try {
+      Duration age = Duration.parse(minAge);
+      if (age.isNegative()) {
+        throw new BadRequestException("minAge must not be negative");
+      }
+      return age;
+    } catch (DateTimeParseException e) {
+      throw new BadRequestException("minAge must be an ISO-8601 duration such as PT30S");
+    }
+  }
+}

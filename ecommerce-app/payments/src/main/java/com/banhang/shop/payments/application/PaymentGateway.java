@@ -1,0 +1,26 @@
+package com.banhang.shop.payments.application;
+
+import java.util.Optional;
+
+/**
+ * The card processor, as the payments context needs it. Every call carries the payment's gateway
+ * key, so the processor answers a repeated call with the charge it already made.
+ */
+public interface PaymentGateway {
+
+  /**
+   * Charges once per gateway key.
+   *
+   * @return the charge, succeeded or declined
+   * @throws GatewayUnavailableException when the card was certainly not charged
+   * @throws GatewayOutcomeUnknownException when it may have been charged (timeout, lost response)
+   */
+  GatewayCharge charge(GatewayChargeRequest request);
+
+  /**
+   * The charge made under a gateway key, if any.
+   *
+   * @throws GatewayUnavailableException when the processor cannot be asked now
+   */
+  Optional<GatewayCharge> findByKey(String gatewayKey);
+}

@@ -1,0 +1,105 @@
+package com.banhang.shop.payments.application;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.shop.orders.api.PayableOrder;
+import com.banhang.shop.orders.api.PayableOrders;
+import com.banhang.shop.payments.domain.model.Payment;
+import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
+import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
+import com.banhang.shop.payments.domain.model.PaymentRepository;
+import com.banhang.shop.payments.domain.model.PaymentStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+/**
+ * The states of a payment attempt, each change in a transaction of its own or of the caller: the
+ * gateway is never called with a transaction open.
+ */
+@ApplicationScoped
+public class PaymentService {
+
+  /** Prefix of gateway keys, so the processor's logs show where a key came from. */
+  static final String GATEWAY_KEY_PREFIX = "banhang_";
+
+  @Inject PaymentRepository payments;
+  @Inject PayableOrders orders;
+
+  /**
+   * Checks the order and commits a PENDING attempt before anything is sent to the gateway, so that
+   * a crash after the gateway call still leaves the key to ask the gateway with.
+   *
+   * @throws com.banhang.shop.orders.domain.model.OrderAlreadyPaidException when the order is paid
+   * @throws PaymentAmountMismatchException when the amount is not the order's total
+   * @throws com.banhang.shop.payments.domain.model.PaymentInProgressException when another
+   *     attempt holds the order
+   */
+  @Transactional(Transactional.TxType.REQUIRES_NEW)
+  public Payment startAttempt(StartPayment command) {
+    PayableOrder order = orders.findUnpaid(command.tenantId(), command.orderId());
+    if (order.total() != command.amount() || !order.currency().equals(command.currency())) {
+      throw new PaymentAmountMismatchException(
+          order.id(), order.total(), order.currency(), command.amount(), command.currency());
+    }
+    Payment payment =
+        new Payment(
+            command.tenantId(),
+            order.id(),
+            command.amount(),
+            command.currency(),
+            command.paymentMethod(),
+            command.claim().derivedReference(GATEWAY_KEY_PREFIX),
+            command.claim().key(),
+            command.claim().attempt());
+    payments.add(payment);
+    return payment;
+  }
+
+  public GatewayChargeRequest gatewayRequest(Payment payment) {
+    return new GatewayChargeRequest(
+        payment.gatewayKey(),
+        payment.amount(),
+        payment.currency(),
+        payment.orderId(),
+        payment.paymentMethod());
+  }
+
+  /**
+   * Records what the gateway did, in the caller's transaction; a captured charge pays the order.
+   *
+   * @return the settled payment, or the unchanged one if it was already settled (by another node)
+   */
+  @Transactional(Transactional.TxType.MANDATORY)
+  public Payment recordCharge(String paymentId, GatewayCharge charge) {
+    Payment payment = payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+    if (payment.status() != PaymentStatus.PENDING) {
+      return payment;
+    }
+    if (charge.succeeded()) {
+      payment.capture(charge.chargeId());
+      orders.markPaid(payment.tenantId(), payment.orderId());
+    } else {
+      payment.decline(charge.chargeId());
+    }
+    return payment;
+  }
+
+  /** The gateway certainly did not charge: the attempt lets go of the order. */
+  @Transactional
+  public Payment abandon(String paymentId) {
+    Payment payment = payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+    if (payment.status() == PaymentStatus.PENDING) {
+      payment.abandon();
+    }
+    return payment;
+  }
+
+  /** The attempt that a claim of payments.charge started, if it got that far. */
+  public java.util.Optional<Payment> attemptOf(ClaimedKey claim) {
+    return payments.findByClaim(claim.tenant(), claim.key(), claim.attempt());
+  }
+
+  public Payment payment(String tenantId, String paymentId) {
+    return payments.find(tenantId, paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+  }
+}

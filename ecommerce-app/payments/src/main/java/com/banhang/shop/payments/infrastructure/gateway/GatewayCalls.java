@@ -1,0 +1,108 @@
+package com.banhang.shop.payments.infrastructure.gateway;
+
+import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayChargeRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
+import java.net.ConnectException;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+/**
+ * Single calls to the processor, retried by MicroProfile Fault Tolerance under the same key with
+ * jittered backoff. The retries are bounded in count and in total time (maxDuration), so that the
+ * shop answers within its clients' timeout budget; override them with the usual Fault Tolerance
+ * properties, e.g. {@code com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries}.
+ */
+@ApplicationScoped
+public class GatewayCalls {
+
+  @Inject @RestClient GatewayChargesClient client;
+
+  /**
+   * @param failures told of every failed call, so the caller knows whether any may have charged
+   */
+  @Retry(
+      maxRetries = 2,
+      delay = 200,
+      jitter = 100,
+      maxDuration = 10_000,
+      retryOn = GatewayCallFailedException.class)
+  public GatewayCharge charge(
+      GatewayChargeRequest request, Consumer<GatewayCallFailedException> failures) {
+    try {
+      return answer(send(request));
+    } catch (GatewayCallFailedException e) {
+      failures.accept(e);
+      throw e;
+    }
+  }
+
+  private Response send(GatewayChargeRequest request) {
+    try {
+      return client.create(
+          request.gatewayKey(),
+          new GatewayChargesClient.GatewayChargeBody(
+              request.amount(),
+              request.currency(),
+              request.orderReference(),
+              request.paymentMethod()));
+    } catch (ProcessingException e) {
+      throw transportFailure(e);
+    }
+  }
+
+  private static GatewayCharge answer(Response response) {
+    try (response) {
+      int status = response.getStatus();
+      if (status == 201 || status == 402) {
+        JsonObject charge = response.readEntity(JsonObject.class);
+        return new GatewayCharge(charge.getString("id"), "succeeded".equals(charge.getString("status")));
+      }
+      if (status == 503) {
+        throw new GatewayCallFailedException("processor unavailable before charging", false, null);
+      }
+      // 504 and other 5xx: the processor may have charged and lost its answer; 409: it is still
+      // working on this key. Both are settled by asking again under the same key.
+      throw new GatewayCallFailedException("processor answered " + status, true, null);
+    } catch (ProcessingException e) {
+      throw transportFailure(e);
+    }
+  }
+
+  @Retry(maxRetries = 2, delay = 200, jitter = 100, maxDuration = 10_000)
+  public Optional<GatewayCharge> findByKey(String gatewayKey) {
+    Response response;
+    try {
+      response = client.findByKey(gatewayKey);
+    } catch (ProcessingException e) {
+      throw transportFailure(e);
+    }
+    try (response) {
+      if (response.getStatus() == 404) {
+        return Optional.empty();
+      }
+      if (response.getStatus() != 200) {
+        throw new GatewayCallFailedException("lookup answered " + response.getStatus(), true, null);
+      }
+      JsonObject charge = response.readEntity(JsonObject.class);
+      return Optional.of(
+          new GatewayCharge(charge.getString("id"), "succeeded".equals(charge.getString("status"))));
+    }
+  }
+
+  /** A refused connection never carried the request; anything else may have. */
+  private static GatewayCallFailedException transportFailure(ProcessingException e) {
+    boolean connectionRefused = false;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      connectionRefused |= t instanceof ConnectException;
+    }
+    return new GatewayCallFailedException(
+        "processor unreachable: " + e.getMessage(), !connectionRefused, e);
+  }
+}

@@ -1,0 +1,34 @@
+package com.banhang.shop.payments.infrastructure.gateway;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/**
+ * The processor's HTTP API (the gateway sandbox implements it). Configured under the key {@code
+ * gateway}: {@code gateway/mp-rest/url}, {@code .../connectTimeout}, {@code .../readTimeout}.
+ * Answers are read as raw responses, because every status means something here.
+ */
+@RegisterRestClient(configKey = "gateway")
+@Path("/v1/charges")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public interface GatewayChargesClient {
+
+  @POST
+  Response create(@HeaderParam("Idempotency-Key") String gatewayKey, GatewayChargeBody body);
+
+  @GET
+  Response findByKey(@QueryParam("idempotencyKey") String gatewayKey);
+
+  /** The body of a charge request, as the processor names its fields. */
+  record GatewayChargeBody(
+      long amount, String currency, String orderReference, String paymentMethod) {}
+}

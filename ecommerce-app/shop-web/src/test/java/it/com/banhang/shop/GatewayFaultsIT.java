@@ -1,0 +1,159 @@
+package it.com.banhang.shop;
+
+import static it.com.banhang.shop.Payments.newOrder;
+import static it.com.banhang.shop.Payments.pay;
+import static it.com.banhang.shop.ShopApi.newKey;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.restassured.config.HttpClientConfig;
+import io.restassured.config.RestAssuredConfig;
+import io.restassured.response.Response;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The network misbehaving between the shop and the processor (seed 001, seed 004): whatever the
+ * gateway does, each order is charged at most once and each client gets a truthful answer.
+ */
+class GatewayFaultsIT {
+
+  @AfterEach
+  void noFaults() {
+    Sandbox.noFaults();
+  }
+
+  @Test
+  void slowGateway_clientTimesOutAndRetries_gets409sThenTheReplay_oneCharge() throws Exception {
+    String orderId = newOrder("alice");
+    String key = newKey();
+    // Seed 001: the processor answers after 1.0 s, the client gives up after 0.5 s and retries.
+    Sandbox.faults("{\"latencyMs\":1000,\"latencyPhase\":\"AFTER_CHARGE\"}");
+    RestAssuredConfig impatient =
+        RestAssuredConfig.config()
+            .httpClient(
+                HttpClientConfig.httpClientConfig()
+                    .setParam("http.socket.timeout", 500)
+                    .setParam("http.connection.timeout", 500));
+
+    List<String> seen = new ArrayList<>();
+    Response last = null;
+    for (int attempt = 0; attempt < 20 && last == null; attempt++) {
+      try {
+        Response response =
+            pay(
+                ShopApi.as("alice").config(impatient),
+                orderId,
+                key,
+                Payments.TOTAL,
+                "pm_card_ok");
+        seen.add(String.valueOf(response.statusCode()));
+        if (response.statusCode() == 201) {
+          last = response;
+        } else {
+          assertThat(response.statusCode()).isEqualTo(409);
+          assertThat(response.header("Retry-After")).isNotBlank();
+        }
+      } catch (Exception e) {
+        assertThat(rootCause(e)).isInstanceOf(SocketTimeoutException.class);
+        seen.add("timeout");
+      }
+      Thread.sleep(300);
+    }
+
+    System.out.println("slow gateway, impatient client saw: " + seen);
+    assertThat(seen.get(0)).isEqualTo("timeout");
+    assertThat(seen).contains("409");
+    assertThat(last).isNotNull();
+    assertThat(last.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
+  void lostResponse_recoveredByTheShopsOwnRetryUnderTheSameGatewayKey() {
+    String orderId = newOrder("alice");
+    Sandbox.faults("{\"dropResponseProbability\":1,\"dropMode\":\"RESET\"}");
+
+    Response paid = pay("alice", orderId, newKey(), "pm_card_ok");
+
+    assertThat(paid.statusCode()).isEqualTo(201);
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
+  void lostResponses_outcomeUnknown_thenReconciliationCompletesIt_oneCharge() {
+    String orderId = newOrder("alice");
+    String key = newKey();
+    // Charged, then every answer for that key is lost, the shop's retries included.
+    Sandbox.faults(
+        "{\"dropResponseProbability\":1,\"faultsOnReplays\":true,\"dropMode\":\"GATEWAY_TIMEOUT\"}");
+
+    Response first = pay("alice", orderId, key, "pm_card_ok");
+    Response retry = pay("alice", orderId, key, "pm_card_ok");
+
+    assertThat(first.statusCode()).isEqualTo(504);
+    assertThat((String) first.path("type")).endsWith("#payment-outcome-unknown");
+    assertThat(retry.statusCode()).isEqualTo(409);
+    assertThat((String) retry.path("type")).endsWith("#payment-outcome-unknown");
+    assertThat(retry.header("Retry-After")).isNotBlank();
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+
+    Sandbox.noFaults();
+    Response report = Payments.reconcileNow();
+    assertThat(report.statusCode()).isEqualTo(200);
+
+    Response afterReconciliation = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(afterReconciliation.statusCode()).isEqualTo(201);
+    assertThat(afterReconciliation.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat((String) afterReconciliation.path("status")).isEqualTo("CAPTURED");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
+  void lostRequests_outcomeUnknownWithoutCharge_reconciliationReleases_retryChargesOnce() {
+    String orderId = newOrder("alice");
+    String key = newKey();
+    // Every request is lost on its way to the processor: the shop cannot tell, nothing is charged.
+    Sandbox.faults("{\"loseRequestProbability\":1,\"dropMode\":\"GATEWAY_TIMEOUT\"}");
+
+    Response first = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(first.statusCode()).isEqualTo(504);
+    assertThat(Sandbox.charges(orderId)).isZero();
+
+    Sandbox.noFaults();
+    assertThat(Payments.reconcileNow().statusCode()).isEqualTo(200);
+
+    Response retry = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.header("Idempotent-Replayed")).isNull();
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
+  void scheduledReconciliation_resolvesAnUnknownOutcomeWithoutAnOperator() {
+    String orderId = newOrder("bob");
+    String key = newKey();
+    Sandbox.faults("{\"dropResponseProbability\":1,\"faultsOnReplays\":true}");
+    assertThat(pay("bob", orderId, key, "pm_card_ok").statusCode()).isEqualTo(504);
+    Sandbox.noFaults();
+
+    // The test server runs reconciliation every 2 s for keys older than 20 s.
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> pay("bob", orderId, key, "pm_card_ok").statusCode() == 201);
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+}

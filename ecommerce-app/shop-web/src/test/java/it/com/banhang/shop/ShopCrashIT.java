@@ -1,0 +1,57 @@
+package it.com.banhang.shop;
+
+import static it.com.banhang.shop.Payments.newOrder;
+import static it.com.banhang.shop.Payments.pay;
+import static it.com.banhang.shop.ShopApi.newKey;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Seed 000 s14 / seed 004: kill the worker during the side effect. The shop's JVM dies after the
+ * processor charged and before the shop recorded it; after a restart, reconciliation finds the
+ * charge by its gateway key and completes the payment: one charge, and the client's retry gets the
+ * payment.
+ */
+class ShopCrashIT {
+
+  @Test
+  void shopKilledAfterTheChargeBeforeItsRecord_reconciledAfterRestart_oneCharge() throws Exception {
+    String orderId = newOrder("alice");
+    String key = newKey();
+    // The processor charges at once and answers 10 s later: the shop is killed while it waits.
+    Sandbox.faults("{\"latencyMs\":10000,\"latencyPhase\":\"AFTER_CHARGE\"}");
+    ExecutorService client = Executors.newSingleThreadExecutor();
+    try {
+      client.submit(() -> pay("alice", orderId, key, "pm_card_ok"));
+      await().atMost(Duration.ofSeconds(30)).until(() -> Sandbox.charges(orderId) == 1);
+      // Let the shop's embedded database write out what it committed before the gateway call.
+      Thread.sleep(1500);
+      ShopServer.kill();
+    } finally {
+      client.shutdownNow();
+      Sandbox.noFaults();
+    }
+
+    ShopServer.start();
+
+    Response whileUnresolved = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(whileUnresolved.statusCode()).isEqualTo(409);
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+
+    assertThat(Payments.reconcileNow().statusCode()).isEqualTo(200);
+
+    Response retry = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat((String) retry.path("status")).isEqualTo("CAPTURED");
+    String order = ShopApi.as("alice").get("/api/v1/orders/" + orderId).path("status");
+    assertThat(order).isEqualTo("PAID");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+}

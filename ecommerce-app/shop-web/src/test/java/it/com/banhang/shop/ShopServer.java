@@ -1,0 +1,47 @@
+package it.com.banhang.shop;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** The shop's own Liberty process, for tests that crash it: kill -9, then start it again. */
+final class ShopServer {
+
+  private static final Path WLP = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
+  private static final String NAME = System.getProperty("shop.server.name", "shop");
+
+  private ShopServer() {}
+
+  /** SIGKILL, as a crash: no shutdown hook, no transaction completes. */
+  static void kill() throws IOException {
+    long pid = Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
+    ProcessHandle process = ProcessHandle.of(pid).orElseThrow();
+    process.destroyForcibly();
+    await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
+  }
+
+  /** Starts the server as the build created it, and waits until the shop answers again. */
+  static void start() throws Exception {
+    ProcessBuilder start =
+        new ProcessBuilder(WLP.resolve("bin/server").toString(), "start", NAME)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    start.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    int exit = start.start().waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("server start exited with " + exit);
+    }
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions()
+        .until(
+            () ->
+                given().baseUri(ShopApi.URL).get("/health").statusCode() == 200
+                    && ShopApi.as("alice").get("/api/v1/orders/none").statusCode() == 404);
+  }
+}
