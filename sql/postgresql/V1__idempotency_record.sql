@@ -29,7 +29,9 @@ CREATE INDEX ix_idempotency_record_processing ON idempotency_record (operation, 
 -- The claim: one statement, one transaction. Returns the row as it is after the call and whether
 -- this call owns it. A caller owns the key when it inserted it, when the key was released or had
 -- expired, or when it took over an expired lease that the caller allows to be taken over (local
--- operations only, same fingerprint, outcome not unknown). Every takeover raises the attempt
+-- operations only, outcome not unknown, same fingerprint unless the key itself has expired: the
+-- abandoned attempt committed nothing, so a retry after expiry is a new request). Every takeover
+-- raises the attempt
 -- number that fences the writes of earlier owners. Same rules as sql/sqlserver and the H2 store.
 CREATE FUNCTION idempotency_claim(
     p_tenant    varchar,
@@ -85,7 +87,8 @@ BEGIN
                AND (r.status = 'RELEASED'
                     OR (r.status = 'COMPLETED' AND r.expires_at <= v_now)
                     OR (p_takeover AND r.status = 'PROCESSING' AND r.outcome IS NULL
-                        AND r.locked_until <= v_now AND r.request_hash = p_hash));
+                        AND r.locked_until <= v_now
+                        AND (r.request_hash = p_hash OR r.expires_at <= v_now)));
             v_won := FOUND;
         END IF;
 

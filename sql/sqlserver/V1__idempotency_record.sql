@@ -77,7 +77,8 @@ BEGIN
            AND (status = 'RELEASED'
                 OR (status = 'COMPLETED' AND expires_at <= @now)
                 OR (@takeover_allowed = 1 AND status = 'PROCESSING' AND outcome IS NULL
-                    AND locked_until <= @now AND request_hash = @request_hash));
+                    AND locked_until <= @now
+                    AND (request_hash = @request_hash OR expires_at <= @now)));
         IF @@ROWCOUNT = 1
             SET @won = 1;
     END

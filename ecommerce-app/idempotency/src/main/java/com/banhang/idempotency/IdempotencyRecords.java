@@ -41,8 +41,8 @@ public class IdempotencyRecords {
   }
 
   /**
-   * Deletes a claim whose operation certainly had no effect, so that the client's next retry runs as
-   * new.
+   * Releases a claim whose operation certainly had no effect, so that the client's next retry runs
+   * as new (under a higher attempt number).
    *
    * @return false when the attempt no longer owns the key (nothing was changed)
    */

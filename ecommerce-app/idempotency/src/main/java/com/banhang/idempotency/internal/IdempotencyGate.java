@@ -183,6 +183,15 @@ public class IdempotencyGate {
     if (claim == null || state.completed() != null || state.isClaimLost()) {
       return;
     }
+    if (!state.isExecutionStarted() && response.getStatus() < 400) {
+      // The method succeeded without the interceptor: the resource is not a CDI bean, or the
+      // binding was lost. Nothing was stored, so nothing protects the key: say so loudly.
+      LOG.severe(
+          () ->
+              "@Idempotent method of "
+                  + claim.operation()
+                  + " ran without its interceptor; make the resource class a CDI bean");
+    }
     // Phase 5: settle a claim the method did not complete.
     try {
       settle(claim, response);

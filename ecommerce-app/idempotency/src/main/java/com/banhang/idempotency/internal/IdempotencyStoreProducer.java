@@ -1,5 +1,6 @@
 package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.persistence.IdempotencyStore;
 import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,11 +40,12 @@ public class IdempotencyStoreProducer {
     return current;
   }
 
+  /** A missing data source is an unavailable store: requests fail closed with 503. */
   private static DataSource lookup(String name) {
     try {
       return (DataSource) new InitialContext().lookup(name);
-    } catch (NamingException e) {
-      throw new IllegalStateException("no data source " + name + " for idempotency keys", e);
+    } catch (NamingException | ClassCastException e) {
+      throw new IdempotencyStoreUnavailableException("no data source " + name, e);
     }
   }
 }

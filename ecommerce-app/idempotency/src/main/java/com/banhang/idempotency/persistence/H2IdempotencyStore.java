@@ -86,7 +86,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
     return request.takeoverAllowed()
         && !record.outcomeUnknown()
         && !record.lockedUntil().isAfter(now)
-        && record.requestHash().equals(request.requestHash());
+        && (record.requestHash().equals(request.requestHash()) || !record.expiresAt().isAfter(now));
   }
 
   private boolean takeOver(IdempotencyRecord record, ClaimRequest request, OffsetDateTime now) {
@@ -100,7 +100,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
                   + " AND attempt = ? AND (status = 'RELEASED'"
                   + " OR (status = 'COMPLETED' AND expires_at <= ?)"
                   + " OR (? AND status = 'PROCESSING' AND outcome IS NULL AND locked_until <= ?"
-                  + " AND request_hash = ?))",
+                  + " AND (request_hash = ? OR expires_at <= ?)))",
               request.requestHash(),
               now.plus(request.lease()),
               now,
@@ -112,7 +112,8 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
               now,
               request.takeoverAllowed(),
               now,
-              request.requestHash())
+              request.requestHash(),
+              now)
           == 1;
     } catch (SQLException e) {
       if (e.getErrorCode() == CONCURRENT_UPDATE) {

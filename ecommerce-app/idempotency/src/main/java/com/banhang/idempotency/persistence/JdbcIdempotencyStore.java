@@ -56,7 +56,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     if (product.startsWith("H2")) {
       return new H2IdempotencyStore(dataSource);
     }
-    throw new IllegalStateException("no idempotency store for database " + product);
+    throw new IdempotencyStoreUnavailableException(
+        "no idempotency store for database " + product, null);
   }
 
   @Override

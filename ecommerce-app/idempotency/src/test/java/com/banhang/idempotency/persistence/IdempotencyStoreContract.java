@@ -197,6 +197,28 @@ abstract class IdempotencyStoreContract {
   }
 
   @Test
+  void claim_abandonedLocalClaimPastItsTtl_wonByAnyRequest() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, SHORT_TTL, true));
+    pastShortTtl();
+
+    ClaimResult retry = store.claim(request(key, OTHER_HASH, LONG, LONG, true));
+    ClaimResult remote = store.claim(request(newKeyClaimedAndAbandoned(), OTHER_HASH, LONG, LONG, false));
+
+    assertThat(retry.won()).isTrue();
+    assertThat(retry.record().attempt()).isEqualTo(2);
+    assertThat(retry.record().requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(remote.won()).as("a remote claim is never taken over").isFalse();
+  }
+
+  private String newKeyClaimedAndAbandoned() throws InterruptedException {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, SHORT_TTL, false));
+    pastShortTtl();
+    return key;
+  }
+
+  @Test
   void claim_expiredLeaseOtherHash_notWon() throws Exception {
     String key = newKey();
     store.claim(request(key, HASH, SHORT_LEASE, LONG, true));

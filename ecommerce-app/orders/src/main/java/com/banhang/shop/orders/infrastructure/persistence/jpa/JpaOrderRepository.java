@@ -22,7 +22,7 @@ public class JpaOrderRepository implements OrderRepository {
       // Flush now so that the unique merchant id is decided here, by the database, not at commit.
       em.flush();
     } catch (PersistenceException e) {
-      if (order.merchantOrderId() != null) {
+      if (order.merchantOrderId() != null && constraintViolation(e)) {
         throw new MerchantOrderIdTakenException(order.merchantOrderId());
       }
       throw e;
@@ -33,5 +33,17 @@ public class JpaOrderRepository implements OrderRepository {
   public Optional<Order> find(String tenantId, String orderId) {
     Order order = em.find(Order.class, orderId);
     return order != null && order.tenantId().equals(tenantId) ? Optional.of(order) : Optional.empty();
+  }
+
+  /** SQLSTATE class 23: an integrity constraint (here: the unique index) refused the row. */
+  private static boolean constraintViolation(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("23")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

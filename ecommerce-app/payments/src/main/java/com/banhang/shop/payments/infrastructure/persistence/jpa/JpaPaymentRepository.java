@@ -23,7 +23,10 @@ public class JpaPaymentRepository implements PaymentRepository {
       // The unique index on the active order decides a race between two keys, here and now.
       em.flush();
     } catch (PersistenceException e) {
-      throw new PaymentInProgressException(payment.orderId());
+      if (constraintViolation(e)) {
+        throw new PaymentInProgressException(payment.orderId());
+      }
+      throw e;
     }
   }
 
@@ -52,5 +55,17 @@ public class JpaPaymentRepository implements PaymentRepository {
         .setMaxResults(1)
         .getResultStream()
         .findFirst();
+  }
+
+  /** SQLSTATE class 23: an integrity constraint (here: the unique index) refused the row. */
+  private static boolean constraintViolation(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("23")) {
+        return true;
+      }
+    }
+    return false;
   }
 }
