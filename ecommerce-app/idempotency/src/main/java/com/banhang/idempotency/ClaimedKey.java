@@ -7,9 +7,9 @@ import java.util.HexFormat;
 import java.util.Objects;
 
 /**
- * One owned claim: the key's scope (tenant, operation, key) and the attempt number that fences every
- * write of the owner. A worker whose lease was taken over holds a stale attempt and can no longer
- * complete or release the key.
+ * One owned claim: the key's scope (tenant, operation, key) and the attempt number that fences
+ * every write of the owner. A worker whose lease was taken over holds a stale attempt and can no
+ * longer complete or release the key.
  */
 public record ClaimedKey(String tenant, String operation, String key, int attempt) {
 
@@ -20,9 +20,9 @@ public record ClaimedKey(String tenant, String operation, String key, int attemp
   }
 
   /**
-   * A stable reference derived from the scope alone (not the attempt), for keys handed on to another
-   * system such as a payment gateway: every attempt, and reconciliation, sends the same one, so the
-   * other system deduplicates them.
+   * A stable reference derived from the scope alone (not the attempt), for keys handed on to
+   * another system such as a payment gateway: every attempt, and reconciliation, sends the same
+   * one, so the other system deduplicates them.
    */
   public String derivedReference(String prefix) {
     try {

@@ -31,7 +31,8 @@ public class CurrentIdempotentRequest {
    * Stores {@code response} as the key's result in the caller's JTA transaction and returns the
    * response to send, built from the very bytes that were stored.
    *
-   * @throws ClaimLostException when this request no longer owns the key; the transaction must roll back
+   * @throws ClaimLostException when this request no longer owns the key; the transaction must roll
+   *     back
    */
   public Response complete(Response response) {
     ClaimedKey claim = state.claim();

@@ -12,11 +12,11 @@ import java.lang.annotation.Target;
  * Marks a Jakarta REST resource method whose effect must happen at most once per {@code
  * Idempotency-Key}.
  *
- * <p>Before the method runs, a request filter validates the key, fingerprints the request and claims
- * the key in the {@link com.banhang.idempotency.persistence.IdempotencyStore}; a retry is answered
- * from the stored response without running the method. Around the method, an interceptor captures
- * the response and stores it in the caller's JTA transaction, so the business rows and the completed
- * key commit together.
+ * <p>Before the method runs, a request filter validates the key, fingerprints the request and
+ * claims the key in the {@link com.banhang.idempotency.persistence.IdempotencyStore}; a retry is
+ * answered from the stored response without running the method. Around the method, an interceptor
+ * captures the response and stores it in the caller's JTA transaction, so the business rows and the
+ * completed key commit together.
  *
  * <p>The annotation is both the interceptor binding and the marker that {@code IdempotencyFeature}
  * looks for; its members are {@link Nonbinding} so one interceptor serves every operation.
@@ -32,8 +32,8 @@ public @interface Idempotent {
   String operation();
 
   /**
-   * How long a key stays bound to its first result, as an ISO-8601 duration. A retry after expiry is
-   * a new request. Overridable per operation by the config property {@code
+   * How long a key stays bound to its first result, as an ISO-8601 duration. A retry after expiry
+   * is a new request. Overridable per operation by the config property {@code
    * idempotency.operations.<operation>.ttl}.
    */
   @Nonbinding
@@ -43,7 +43,10 @@ public @interface Idempotent {
   @Nonbinding
   boolean keyRequired() default true;
 
-  /** Where the operation's side effects happen; decides whether an abandoned claim may be taken over. */
+  /**
+   * Where the operation's side effects happen; decides whether an abandoned claim may be taken
+   * over.
+   */
   @Nonbinding
   SideEffects sideEffects() default SideEffects.LOCAL;
 }

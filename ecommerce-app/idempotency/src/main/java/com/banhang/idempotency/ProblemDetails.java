@@ -11,8 +11,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * An RFC 9457 problem document: the body of every error the library answers, and of the ones an
- * application stores as the final result of a key (a declined card). Each kind has its own type URI,
- * {@code idempotency.problem-type-base} followed by its slug.
+ * application stores as the final result of a key (a declined card). Each kind has its own type
+ * URI, {@code idempotency.problem-type-base} followed by its slug.
  *
  * @param extensions extra members, in order (field errors, the operation, the key's expiry)
  */

@@ -9,9 +9,9 @@ public enum SideEffects {
   LOCAL,
 
   /**
-   * Another system is called (a payment gateway). A claim left in processing may hide an effect that
-   * happened, so it is never taken over by a retry: only the application's reconciliation resolves
-   * it, through {@link IdempotencyRecords}.
+   * Another system is called (a payment gateway). A claim left in processing may hide an effect
+   * that happened, so it is never taken over by a retry: only the application's reconciliation
+   * resolves it, through {@link IdempotencyRecords}.
    */
   REMOTE
 }

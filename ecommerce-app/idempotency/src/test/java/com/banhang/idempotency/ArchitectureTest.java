@@ -8,20 +8,29 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /** The library's boundaries: it knows no application, and its store SPI knows no web layer. */
-@AnalyzeClasses(packages = "com.banhang.idempotency", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "com.banhang.idempotency",
+    importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
   @ArchTest
   static final ArchRule library_dependsOnNoApplication =
       noClasses()
-          .that().resideInAPackage("com.banhang.idempotency..")
-          .should().dependOnClassesThat().resideInAnyPackage("com.banhang.shop..", "com.banhang.gateway..")
+          .that()
+          .resideInAPackage("com.banhang.idempotency..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("com.banhang.shop..", "com.banhang.gateway..")
           .because("the idempotency library is reused by applications and must not know them");
 
   @ArchTest
   static final ArchRule persistence_dependsNotOnInternal =
       noClasses()
-          .that().resideInAPackage("com.banhang.idempotency.persistence..")
-          .should().dependOnClassesThat().resideInAPackage("com.banhang.idempotency.internal..")
-          .because("the store SPI stands alone; the JAX-RS machinery in internal uses it, not the reverse");
+          .that()
+          .resideInAPackage("com.banhang.idempotency.persistence..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("com.banhang.idempotency.internal..")
+          .because(
+              "the store SPI stands alone; the JAX-RS machinery in internal uses it, not the reverse");
 }

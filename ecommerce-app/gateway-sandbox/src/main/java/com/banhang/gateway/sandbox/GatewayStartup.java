@@ -9,23 +9,21 @@ import jakarta.inject.Inject;
 import java.util.logging.Logger;
 
 /**
- * Prepares the sandbox when the application starts: creates the charge table if it does not exist and reads
- * the fault configuration, so that a missing datasource or an invalid setting stops the deployment at once
- * instead of failing the first charge.
+ * Prepares the sandbox when the application starts: creates the charge table if it does not exist
+ * and reads the fault configuration, so that a missing datasource or an invalid setting stops the
+ * deployment at once instead of failing the first charge.
  */
 @ApplicationScoped
 public class GatewayStartup {
 
-    private static final Logger LOG = Logger.getLogger(GatewayStartup.class.getName());
+  private static final Logger LOG = Logger.getLogger(GatewayStartup.class.getName());
 
-    @Inject
-    ChargeRepository repository;
+  @Inject ChargeRepository repository;
 
-    @Inject
-    FaultControl faults;
+  @Inject FaultControl faults;
 
-    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
-        repository.createSchemaIfAbsent();
-        LOG.info(() -> "Gateway sandbox ready; faults in force: " + faults.current());
-    }
+  void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
+    repository.createSchemaIfAbsent();
+    LOG.info(() -> "Gateway sandbox ready; faults in force: " + faults.current());
+  }
 }

@@ -9,8 +9,8 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 
 /**
  * The request and response filter of one {@link Idempotent} resource method. It holds the method's
- * policy and hands every request to the {@link IdempotencyGate}, which is a CDI bean; this object is
- * created by {@link IdempotencyFeature}, outside CDI.
+ * policy and hands every request to the {@link IdempotencyGate}, which is a CDI bean; this object
+ * is created by {@link IdempotencyFeature}, outside CDI.
  */
 public class IdempotencyFilter implements ContainerRequestFilter, ContainerResponseFilter {
 

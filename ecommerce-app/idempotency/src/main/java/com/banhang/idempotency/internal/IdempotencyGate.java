@@ -1,8 +1,8 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
+import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.persistence.ClaimRequest;
@@ -15,10 +15,10 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ByteArrayInputStream;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,9 +37,9 @@ import java.util.logging.Logger;
  *   <li><b>admit</b>: read and validate the key, bound and fingerprint the body. A bad request is
  *       answered here, before anything is stored, so the client may fix it and reuse the key.
  *   <li><b>claim</b>: one atomic write in the store decides who owns the key.
- *   <li><b>answer a duplicate</b>: another fingerprint is 422; a completed key is replayed
- *       byte for byte; a running one is 409 (after an optional bounded wait); an unknown remote
- *       outcome is 409 with the operation's problem.
+ *   <li><b>answer a duplicate</b>: another fingerprint is 422; a completed key is replayed byte for
+ *       byte; a running one is 409 (after an optional bounded wait); an unknown remote outcome is
+ *       409 with the operation's problem.
  *   <li><b>execute</b>: the method runs; {@link IdempotencyInterceptor} stores its response inside
  *       the method's transaction.
  *   <li><b>settle</b>: if the method did not complete the key, decide what the claim becomes:
@@ -56,6 +56,7 @@ public class IdempotencyGate {
 
   private static final Logger LOG = Logger.getLogger(IdempotencyGate.class.getName());
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+
   /** IMF-fixdate (RFC 9110 s5.6.7), the only date format an HTTP sender may produce. */
   private static final DateTimeFormatter HTTP_DATE =
       DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US);
@@ -90,7 +91,11 @@ public class IdempotencyGate {
     } catch (InvalidIdempotencyKeyException e) {
       request.abortWith(
           problems.response(
-              400, "idempotency-key-invalid", "Idempotency-Key invalid", e.getMessage(), operation,
+              400,
+              "idempotency-key-invalid",
+              "Idempotency-Key invalid",
+              e.getMessage(),
+              operation,
               null));
       return;
     }
@@ -215,9 +220,7 @@ public class IdempotencyGate {
       store.markOutcomeUnknown(
           claim,
           new StoredResponse(
-              409,
-              java.util.Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE),
-              problem));
+              409, java.util.Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
       response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
       return;
     }
@@ -304,7 +307,9 @@ public class IdempotencyGate {
   /** The tenant is whoever authenticated, never something the client writes in the request. */
   private static String tenant(ContainerRequestContext request) {
     Principal principal =
-        request.getSecurityContext() == null ? null : request.getSecurityContext().getUserPrincipal();
+        request.getSecurityContext() == null
+            ? null
+            : request.getSecurityContext().getUserPrincipal();
     return principal == null ? "anonymous" : principal.getName();
   }
 

@@ -2,8 +2,8 @@ package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.annotation.Priority;

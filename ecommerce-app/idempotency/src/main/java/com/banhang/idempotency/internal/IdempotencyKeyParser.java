@@ -65,7 +65,9 @@ public final class IdempotencyKeyParser {
     return c == ' ' || c == '\t';
   }
 
-  /** RFC 9651 s4.2.5: DQUOTE, then chars with only \" and \\ escapes, then DQUOTE, nothing after. */
+  /**
+   * RFC 9651 s4.2.5: DQUOTE, then chars with only \" and \\ escapes, then DQUOTE, nothing after.
+   */
   private static String unquote(String value) throws InvalidIdempotencyKeyException {
     StringBuilder key = new StringBuilder(value.length());
     for (int i = 1; i < value.length(); i++) {
@@ -76,7 +78,8 @@ public final class IdempotencyKeyParser {
         }
         char escaped = value.charAt(++i);
         if (escaped != '"' && escaped != '\\') {
-          throw new InvalidIdempotencyKeyException("a quoted Idempotency-Key may escape only \" and \\");
+          throw new InvalidIdempotencyKeyException(
+              "a quoted Idempotency-Key may escape only \" and \\");
         }
         key.append(escaped);
       } else if (c == '"') {

@@ -10,8 +10,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Every knob of the library, read through MicroProfile Config, so each can be set in
- * microprofile-config.properties, a system property or an environment variable
- * (IDEMPOTENCY_LEASE for idempotency.lease). Defaults are listed in docs/idempotency.md.
+ * microprofile-config.properties, a system property or an environment variable (IDEMPOTENCY_LEASE
+ * for idempotency.lease). Defaults are listed in docs/idempotency.md.
  */
 @ApplicationScoped
 public class IdempotencySettings {

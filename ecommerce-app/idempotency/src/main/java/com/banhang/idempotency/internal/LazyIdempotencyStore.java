@@ -49,7 +49,8 @@ final class LazyIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public List<IdempotencyRecord> findProcessing(String operation, Instant claimedBefore, int limit) {
+  public List<IdempotencyRecord> findProcessing(
+      String operation, Instant claimedBefore, int limit) {
     return delegate.get().findProcessing(operation, claimedBefore, limit);
   }
 

@@ -17,17 +17,17 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.Map;
 import java.util.SortedMap;
 import org.erdtman.jcs.JsonCanonicalizer;
 
 /**
  * The fingerprint of a request (CONTRACT s4): SHA-256 over the operation, the matched path
- * parameters and the RFC 8785 canonical form of the JSON body. Two bodies that differ only in member
- * order, whitespace, escapes or number spelling have the same fingerprint; credentials and headers
- * are never part of it.
+ * parameters and the RFC 8785 canonical form of the JSON body. Two bodies that differ only in
+ * member order, whitespace, escapes or number spelling have the same fingerprint; credentials and
+ * headers are never part of it.
  *
  * <p>Each part is length-prefixed before hashing, so no choice of values can make two different
  * requests hash the same input.
@@ -78,8 +78,8 @@ public final class RequestFingerprint {
 
   /**
    * Exactly one JSON value in strict UTF-8, where no object repeats a member name (JSON-P readers
-   * silently keep the last one), no string holds an unpaired surrogate and every number is a
-   * finite double.
+   * silently keep the last one), no string holds an unpaired surrogate and every number is a finite
+   * double.
    */
   private static void requireSingleIJsonValue(byte[] body) throws RejectedRequestException {
     Reader strictUtf8 =

@@ -35,8 +35,7 @@ public final class StoredResponses {
     if (entity != null && !headers.containsKey(HttpHeaders.CONTENT_TYPE)) {
       MediaType type = response.getMediaType();
       headers.put(
-          HttpHeaders.CONTENT_TYPE,
-          type == null ? MediaType.APPLICATION_JSON : type.toString());
+          HttpHeaders.CONTENT_TYPE, type == null ? MediaType.APPLICATION_JSON : type.toString());
     }
     return new StoredResponse(response.getStatus(), headers, serialise(entity));
   }

@@ -41,7 +41,9 @@ public interface IdempotencyStore {
 
   Optional<IdempotencyRecord> find(String tenant, String operation, String key);
 
-  /** Rows of {@code operation} in processing, claimed before {@code claimedBefore}, oldest first. */
+  /**
+   * Rows of {@code operation} in processing, claimed before {@code claimedBefore}, oldest first.
+   */
   List<IdempotencyRecord> findProcessing(String operation, Instant claimedBefore, int limit);
 
   /**

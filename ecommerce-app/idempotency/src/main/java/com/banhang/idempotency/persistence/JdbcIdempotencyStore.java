@@ -129,7 +129,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public List<IdempotencyRecord> findProcessing(String operation, Instant claimedBefore, int limit) {
+  public List<IdempotencyRecord> findProcessing(
+      String operation, Instant claimedBefore, int limit) {
     // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2.
     return query(
         "SELECT "
@@ -204,7 +205,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     String headers = rs.getString(i++);
     byte[] body = rs.getBytes(i);
     StoredResponse response =
-        hasResponse ? new StoredResponse(code, StoredResponse.headersFromText(headers), body) : null;
+        hasResponse
+            ? new StoredResponse(code, StoredResponse.headersFromText(headers), body)
+            : null;
     return new IdempotencyRecord(
         tenant,
         operation,

@@ -7,8 +7,9 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * PostgreSQL: the claim is the function {@code idempotency_claim} (sql/postgresql), an {@code INSERT
- * ... ON CONFLICT DO NOTHING} followed by the takeover rules, in one statement's transaction.
+ * PostgreSQL: the claim is the function {@code idempotency_claim} (sql/postgresql), an {@code
+ * INSERT ... ON CONFLICT DO NOTHING} followed by the takeover rules, in one statement's
+ * transaction.
  */
 public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
 

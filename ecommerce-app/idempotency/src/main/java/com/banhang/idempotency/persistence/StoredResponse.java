@@ -9,7 +9,8 @@ import java.util.stream.Collectors;
 /**
  * A response as stored for replay: status, the allowlisted headers and the exact body bytes.
  *
- * @param headers header name to value, in the order they were captured; never cookies or credentials
+ * @param headers header name to value, in the order they were captured; never cookies or
+ *     credentials
  */
 public record StoredResponse(int status, Map<String, String> headers, byte[] body) {
 
@@ -64,6 +65,12 @@ public record StoredResponse(int status, Map<String, String> headers, byte[] bod
 
   @Override
   public String toString() {
-    return "StoredResponse[status=" + status + ", headers=" + headers + ", " + body.length + " bytes]";
+    return "StoredResponse[status="
+        + status
+        + ", headers="
+        + headers
+        + ", "
+        + body.length
+        + " bytes]";
   }
 }

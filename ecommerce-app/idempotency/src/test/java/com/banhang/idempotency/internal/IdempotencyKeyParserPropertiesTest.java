@@ -20,7 +20,8 @@ class IdempotencyKeyParserPropertiesTest {
   private static final long SEED = 0x1DE4_9070_3EL;
 
   /** 1 to 255 characters of 0x21-0x7E: exactly the valid keys. */
-  private static final Gen<String> VALID_KEYS = strings().betweenCodePoints(0x21, 0x7E).ofLengthBetween(1, 255);
+  private static final Gen<String> VALID_KEYS =
+      strings().betweenCodePoints(0x21, 0x7E).ofLengthBetween(1, 255);
 
   /**
    * A bare token cannot start with DQUOTE: that character announces the sf-string form. Such keys
@@ -28,10 +29,15 @@ class IdempotencyKeyParserPropertiesTest {
    */
   private static final Gen<String> BARE_KEYS = VALID_KEYS.assuming(k -> !k.startsWith("\""));
 
-  private static final Gen<String> OWS = strings().betweenCodePoints(0, 1).ofLengthBetween(0, 3)
-      .map(s -> s.replace('\u0000', ' ').replace('\u0001', '\t'));
+  private static final Gen<String> OWS =
+      strings()
+          .betweenCodePoints(0, 1)
+          .ofLengthBetween(0, 3)
+          .map(s -> s.replace('\u0000', ' ').replace('\u0001', '\t'));
 
-  /** Every UTF-16 unit that is not printable ASCII: controls, space, DEL, Latin-1, BMP, surrogates. */
+  /**
+   * Every UTF-16 unit that is not printable ASCII: controls, space, DEL, Latin-1, BMP, surrogates.
+   */
   private static final Gen<Character> FORBIDDEN_CHARS =
       Generate.oneOf(
           Generate.characters(0x00, 0x20),
@@ -64,7 +70,10 @@ class IdempotencyKeyParserPropertiesTest {
   @Test
   void keyWithForbiddenCharacterInside_sentBare_rejected() {
     theory()
-        .forAll(VALID_KEYS.assuming(k -> k.length() >= 2 && !k.startsWith("\"")), FORBIDDEN_CHARS, integers().between(1, 254))
+        .forAll(
+            VALID_KEYS.assuming(k -> k.length() >= 2 && !k.startsWith("\"")),
+            FORBIDDEN_CHARS,
+            integers().between(1, 254))
         .checkAssert(
             (key, bad, at) -> {
               int position = Math.min(at, key.length() - 1);
@@ -75,7 +84,8 @@ class IdempotencyKeyParserPropertiesTest {
   @Test
   void keyWithForbiddenCharacterAnywhere_sentAsSfString_rejected() {
     theory()
-        .forAll(VALID_KEYS.assuming(k -> k.length() < 255), FORBIDDEN_CHARS, integers().between(0, 254))
+        .forAll(
+            VALID_KEYS.assuming(k -> k.length() < 255), FORBIDDEN_CHARS, integers().between(0, 254))
         .checkAssert(
             (key, bad, at) -> {
               int position = Math.min(at, key.length());
@@ -86,7 +96,11 @@ class IdempotencyKeyParserPropertiesTest {
   @Test
   void keyLongerThan255_eitherForm_rejected() {
     theory()
-        .forAll(strings().betweenCodePoints(0x21, 0x7E).ofLengthBetween(256, 600).assuming(k -> !k.startsWith("\"")))
+        .forAll(
+            strings()
+                .betweenCodePoints(0x21, 0x7E)
+                .ofLengthBetween(256, 600)
+                .assuming(k -> !k.startsWith("\"")))
         .checkAssert(
             key -> {
               assertRejected(key);

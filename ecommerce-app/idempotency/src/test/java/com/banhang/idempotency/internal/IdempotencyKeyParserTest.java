@@ -96,7 +96,8 @@ class IdempotencyKeyParserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"ab\u0000c", "ab\u0001c", "ab\u001fc", "ab\u007fc", "ab\nc", "ab\rc", "abc\r\n"})
+  @ValueSource(
+      strings = {"ab\u0000c", "ab\u0001c", "ab\u001fc", "ab\u007fc", "ab\nc", "ab\rc", "abc\r\n"})
   void bareToken_controlCharacter_rejected(String header) {
     assertRejected(header);
   }
@@ -114,7 +115,15 @@ class IdempotencyKeyParserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"caf\u00e9", "\u00a0abc", "key-\u20ac", "\ud83d\ude00", "\"caf\u00e9\"", "abc\ud800"})
+  @ValueSource(
+      strings = {
+        "caf\u00e9",
+        "\u00a0abc",
+        "key-\u20ac",
+        "\ud83d\ude00",
+        "\"caf\u00e9\"",
+        "abc\ud800"
+      })
   void key_nonAscii_rejected(String header) {
     assertRejected(header);
   }

@@ -16,7 +16,8 @@ import java.util.function.UnaryOperator;
  * number spelling, string escapes), or changed in exactly one place.
  *
  * <p>Numbers are integers up to 10^12 and decimals of up to six fraction digits (at most 15
- * significant digits), so each distinct value is a distinct IEEE-754 double, as RFC 8785 reads them.
+ * significant digits), so each distinct value is a distinct IEEE-754 double, as RFC 8785 reads
+ * them.
  */
 final class RandomJson {
 
@@ -130,8 +131,8 @@ final class RandomJson {
   // ---------------------------------------------------------------- changes
 
   /**
-   * The document with exactly one leaf of the given kind replaced; null when the
-   * document has no such leaf.
+   * The document with exactly one leaf of the given kind replaced; null when the document has no
+   * such leaf.
    */
   Value changeOneLeaf(Value document, Class<? extends Value> kind) {
     List<Value> leaves = new ArrayList<>();
@@ -228,7 +229,8 @@ final class RandomJson {
     }
     if (value instanceof Obj o) {
       List<Member> members = new ArrayList<>();
-      o.members().forEach(m -> members.add(new Member(m.name(), replace(m.value(), target, change))));
+      o.members()
+          .forEach(m -> members.add(new Member(m.name(), replace(m.value(), target, change))));
       return new Obj(members);
     }
     if (value instanceof Arr a) {

@@ -10,9 +10,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Any request either gets a fingerprint (64 lowercase hex digits, the same every time) or is refused
- * with a 400 {@link RejectedRequestException}; nothing else escapes. Without JAZZER_FUZZ this
- * replays the inputs in RequestFingerprintFuzzTestInputs.
+ * Any request either gets a fingerprint (64 lowercase hex digits, the same every time) or is
+ * refused with a 400 {@link RejectedRequestException}; nothing else escapes. Without JAZZER_FUZZ
+ * this replays the inputs in RequestFingerprintFuzzTestInputs.
  */
 class RequestFingerprintFuzzTest {
 
@@ -61,7 +61,8 @@ class RequestFingerprintFuzzTest {
     } catch (RejectedRequestException e) {
       assertThat(e.status()).isEqualTo(400);
       assertThat(e.problemType()).isIn("malformed-request-body", "duplicate-json-member");
-      assertThatThrownBy(() -> RequestFingerprint.of(operation, new TreeMap<>(parameters), body.clone()))
+      assertThatThrownBy(
+              () -> RequestFingerprint.of(operation, new TreeMap<>(parameters), body.clone()))
           .isInstanceOfSatisfying(
               RejectedRequestException.class,
               again -> assertThat(again.problemType()).isEqualTo(e.problemType()));

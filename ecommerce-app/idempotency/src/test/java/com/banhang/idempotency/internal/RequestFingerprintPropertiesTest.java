@@ -175,7 +175,8 @@ class RequestFingerprintPropertiesTest {
     return fingerprint(OPERATION, params(), body.getBytes(UTF_8));
   }
 
-  private static String fingerprint(String operation, SortedMap<String, String> params, byte[] body) {
+  private static String fingerprint(
+      String operation, SortedMap<String, String> params, byte[] body) {
     try {
       return RequestFingerprint.of(operation, params, body);
     } catch (RejectedRequestException e) {

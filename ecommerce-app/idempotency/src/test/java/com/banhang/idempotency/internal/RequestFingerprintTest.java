@@ -84,12 +84,14 @@ class RequestFingerprintTest {
 
   @Test
   void pathParameter_added_fingerprintChanges() throws Exception {
-    assertThat(fingerprint(params("orderId", "o-1"), ORDER)).isNotEqualTo(fingerprint(params(), ORDER));
+    assertThat(fingerprint(params("orderId", "o-1"), ORDER))
+        .isNotEqualTo(fingerprint(params(), ORDER));
   }
 
   @Test
   void partsWithTheSameConcatenation_differentFingerprints() throws Exception {
-    assertThat(fingerprint(params("ab", "c"), ORDER)).isNotEqualTo(fingerprint(params("a", "bc"), ORDER));
+    assertThat(fingerprint(params("ab", "c"), ORDER))
+        .isNotEqualTo(fingerprint(params("a", "bc"), ORDER));
     assertThat(RequestFingerprint.of("ab", params("c", "d"), new byte[0]))
         .isNotEqualTo(RequestFingerprint.of("a", params("bc", "d"), new byte[0]));
   }
@@ -137,22 +139,33 @@ class RequestFingerprintTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "{", "{\"a\":}", "{\"a\":1,}", "[1,]", "{'a':1}", "{\"a\":01}", "{\"a\":NaN}", "nul", "   ",
-        "{\"a\":\"\u0001\"}", "{\"a\":\"\\x\"}"
+        "{",
+        "{\"a\":}",
+        "{\"a\":1,}",
+        "[1,]",
+        "{'a':1}",
+        "{\"a\":01}",
+        "{\"a\":NaN}",
+        "nul",
+        "   ",
+        "{\"a\":\"\u0001\"}",
+        "{\"a\":\"\\x\"}"
       })
   void brokenJson_rejectedAsMalformed(String body) {
     assertRejected(body, "malformed-request-body");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"{\"a\":1} x", "{\"a\":1}{}", "{\"a\":1}}", "[1]]", "{\"a\":1} // note", "1 2"})
+  @ValueSource(
+      strings = {"{\"a\":1} x", "{\"a\":1}{}", "{\"a\":1}}", "[1]]", "{\"a\":1} // note", "1 2"})
   void trailingTextAfterTheValue_rejectedAsMalformed(String body) {
     assertRejected(body, "malformed-request-body");
   }
 
   /** Found by RequestFingerprintFuzzTest: an exponent beyond what a BigDecimal holds. */
   @ParameterizedTest
-  @ValueSource(strings = {"{\"n\":1e99999999999}", "{\"n\":1e-2147483648}", "[1e-445678901234567890]"})
+  @ValueSource(
+      strings = {"{\"n\":1e99999999999}", "{\"n\":1e-2147483648}", "[1e-445678901234567890]"})
   void numberWithExponentBeyondRange_rejectedAsMalformed(String body) {
     assertRejected(body, "malformed-request-body");
   }
@@ -175,7 +188,9 @@ class RequestFingerprintTest {
             e -> assertThat(e.problemType()).isEqualTo("malformed-request-body"));
   }
 
-  /** Numbers whose values differ must not share a fingerprint (RFC 8785 s3.2.2.3: IEEE-754 values). */
+  /**
+   * Numbers whose values differ must not share a fingerprint (RFC 8785 s3.2.2.3: IEEE-754 values).
+   */
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',

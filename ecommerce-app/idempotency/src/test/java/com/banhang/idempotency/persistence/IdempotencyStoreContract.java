@@ -110,28 +110,37 @@ abstract class IdempotencyStoreContract {
     List<ClaimResult> results = race(32, () -> store.claim(request(key, HASH, LONG, LONG, false)));
 
     assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
-    assertThat(results).allSatisfy(r -> {
-      assertThat(r.record().attempt()).isEqualTo(1);
-      assertThat(r.record().requestHash()).isEqualTo(HASH);
-      assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
-    });
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              assertThat(r.record().attempt()).isEqualTo(1);
+              assertThat(r.record().requestHash()).isEqualTo(HASH);
+              assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
+            });
   }
 
   @Test
   void claim_sameKeyUnderAnotherTenantOrOperation_independent() {
     String key = newKey();
-    ClaimResult alice = store.claim(new ClaimRequest("alice", OPERATION, key, HASH, LONG, LONG, false));
-    ClaimResult bob = store.claim(new ClaimRequest("bob", OPERATION, key, OTHER_HASH, LONG, LONG, false));
+    ClaimResult alice =
+        store.claim(new ClaimRequest("alice", OPERATION, key, HASH, LONG, LONG, false));
+    ClaimResult bob =
+        store.claim(new ClaimRequest("bob", OPERATION, key, OTHER_HASH, LONG, LONG, false));
     ClaimResult charge =
-        store.claim(new ClaimRequest("alice", "payments.charge", key, OTHER_HASH, LONG, LONG, false));
+        store.claim(
+            new ClaimRequest("alice", "payments.charge", key, OTHER_HASH, LONG, LONG, false));
 
-    assertThat(List.of(alice, bob, charge)).allSatisfy(r -> {
-      assertThat(r.won()).isTrue();
-      assertThat(r.record().attempt()).isEqualTo(1);
-    });
+    assertThat(List.of(alice, bob, charge))
+        .allSatisfy(
+            r -> {
+              assertThat(r.won()).isTrue();
+              assertThat(r.record().attempt()).isEqualTo(1);
+            });
     assertThat(store.complete(alice.record().claimedKey(), response("alice"))).isTrue();
-    assertThat(store.find("bob", OPERATION, key).orElseThrow().status()).isEqualTo(RecordStatus.PROCESSING);
-    assertThat(store.find("alice", "payments.charge", key).orElseThrow().requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(store.find("bob", OPERATION, key).orElseThrow().status())
+        .isEqualTo(RecordStatus.PROCESSING);
+    assertThat(store.find("alice", "payments.charge", key).orElseThrow().requestHash())
+        .isEqualTo(OTHER_HASH);
   }
 
   // ------------------------------------------------------------------ completing
@@ -203,7 +212,8 @@ abstract class IdempotencyStoreContract {
     pastShortTtl();
 
     ClaimResult retry = store.claim(request(key, OTHER_HASH, LONG, LONG, true));
-    ClaimResult remote = store.claim(request(newKeyClaimedAndAbandoned(), OTHER_HASH, LONG, LONG, false));
+    ClaimResult remote =
+        store.claim(request(newKeyClaimedAndAbandoned(), OTHER_HASH, LONG, LONG, false));
 
     assertThat(retry.won()).isTrue();
     assertThat(retry.record().attempt()).isEqualTo(2);
@@ -234,7 +244,8 @@ abstract class IdempotencyStoreContract {
   @Test
   void claim_expiredLeaseWithOutcomeUnknown_notWon() throws Exception {
     String key = newKey();
-    ClaimedKey claim = store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
+    ClaimedKey claim =
+        store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
     assertThat(store.markOutcomeUnknown(claim, problem())).isTrue();
     pastShortLease();
 
@@ -250,7 +261,8 @@ abstract class IdempotencyStoreContract {
   @Test
   void staleOwner_afterTakeover_cannotCompleteReleaseOrMarkUnknown() throws Exception {
     String key = newKey();
-    ClaimedKey stale = store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
+    ClaimedKey stale =
+        store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
     pastShortLease();
     ClaimedKey owner = store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey();
     assertThat(owner.attempt()).isEqualTo(2);
@@ -262,7 +274,8 @@ abstract class IdempotencyStoreContract {
     assertThat(store.find(TENANT, OPERATION, key)).contains(before);
 
     assertThat(store.complete(owner, response("owner"))).isTrue();
-    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response()).isEqualTo(response("owner"));
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response())
+        .isEqualTo(response("owner"));
   }
 
   @Test
@@ -274,7 +287,8 @@ abstract class IdempotencyStoreContract {
     assertThat(store.complete(claim, response("second"))).isFalse();
     assertThat(store.markOutcomeUnknown(claim, problem())).isFalse();
     assertThat(store.release(claim)).isFalse();
-    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response()).isEqualTo(response("first"));
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response())
+        .isEqualTo(response("first"));
   }
 
   @Test
@@ -286,7 +300,9 @@ abstract class IdempotencyStoreContract {
 
     List<ClaimResult> results = race(16, () -> store.claim(request(key, HASH, LONG, LONG, true)));
 
-    assertThat(results).filteredOn(ClaimResult::won).hasSize(1)
+    assertThat(results)
+        .filteredOn(ClaimResult::won)
+        .hasSize(1)
         .allSatisfy(r -> assertThat(r.record().attempt()).isEqualTo(2));
     assertThat(results).allSatisfy(r -> assertThat(r.record().attempt()).isEqualTo(2));
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().attempt()).isEqualTo(2);
@@ -327,7 +343,8 @@ abstract class IdempotencyStoreContract {
   @Test
   void claim_completedKeyPastItsTtl_wonAgainEvenWithAnotherHash() throws Exception {
     String key = newKey();
-    ClaimedKey first = store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey();
+    ClaimedKey first =
+        store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey();
     store.complete(first, response("first"));
     pastShortTtl();
 
@@ -346,18 +363,22 @@ abstract class IdempotencyStoreContract {
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void claim_16ThreadsReusingOneExpiredCompletedKey_exactlyOneWins() throws Exception {
     String key = newKey();
-    ClaimedKey first = store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey();
+    ClaimedKey first =
+        store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey();
     store.complete(first, response("first"));
     pastShortTtl();
 
-    List<ClaimResult> results = race(16, () -> store.claim(request(key, OTHER_HASH, LONG, LONG, false)));
+    List<ClaimResult> results =
+        race(16, () -> store.claim(request(key, OTHER_HASH, LONG, LONG, false)));
 
     assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
-    assertThat(results).allSatisfy(r -> {
-      assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
-      assertThat(r.record().requestHash()).isEqualTo(OTHER_HASH);
-      assertThat(r.record().attempt()).isEqualTo(results.get(0).record().attempt());
-    });
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
+              assertThat(r.record().requestHash()).isEqualTo(OTHER_HASH);
+              assertThat(r.record().attempt()).isEqualTo(results.get(0).record().attempt());
+            });
   }
 
   @Test
@@ -366,10 +387,13 @@ abstract class IdempotencyStoreContract {
     for (int i = 0; i < 5; i++) {
       String key = newKey();
       expiring.add(key);
-      store.complete(store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey(), response(key));
+      store.complete(
+          store.claim(request(key, HASH, LONG, SHORT_TTL, false)).record().claimedKey(),
+          response(key));
     }
     String kept = newKey();
-    store.complete(store.claim(request(kept, HASH, LONG, LONG, false)).record().claimedKey(), response(kept));
+    store.complete(
+        store.claim(request(kept, HASH, LONG, LONG, false)).record().claimedKey(), response(kept));
     String processing = newKey();
     store.claim(request(processing, HASH, LONG, SHORT_TTL, false));
     pastShortTtl();
@@ -379,7 +403,8 @@ abstract class IdempotencyStoreContract {
     assertThat(store.purgeExpired(2)).isEqualTo(1);
     assertThat(store.purgeExpired(2)).isZero();
 
-    assertThat(expiring).allSatisfy(key -> assertThat(store.find(TENANT, OPERATION, key)).isEmpty());
+    assertThat(expiring)
+        .allSatisfy(key -> assertThat(store.find(TENANT, OPERATION, key)).isEmpty());
     assertThat(store.find(TENANT, OPERATION, kept)).isPresent();
     assertThat(store.find(TENANT, OPERATION, processing)).isPresent();
   }
@@ -400,26 +425,31 @@ abstract class IdempotencyStoreContract {
   // ------------------------------------------------------------------ reconciliation's view
 
   @Test
-  void findProcessing_returnsOnlyProcessingRowsOfTheOperationClaimedBefore_oldestFirst() throws Exception {
+  void findProcessing_returnsOnlyProcessingRowsOfTheOperationClaimedBefore_oldestFirst()
+      throws Exception {
     String oldest = claimProcessing(OPERATION);
     String middle = claimProcessing(OPERATION);
     String youngest = claimProcessing(OPERATION);
     String completed = newKey();
-    store.complete(store.claim(request(completed, HASH, LONG, LONG, false)).record().claimedKey(), response("c"));
+    store.complete(
+        store.claim(request(completed, HASH, LONG, LONG, false)).record().claimedKey(),
+        response("c"));
     claimProcessing("payments.charge");
     Thread.sleep(5);
     Instant cutoff = Instant.now();
     Thread.sleep(5);
     claimProcessing(OPERATION);
 
-    assertThat(keys(store.findProcessing(OPERATION, cutoff, 10))).containsExactly(oldest, middle, youngest);
+    assertThat(keys(store.findProcessing(OPERATION, cutoff, 10)))
+        .containsExactly(oldest, middle, youngest);
     assertThat(keys(store.findProcessing(OPERATION, cutoff, 2))).containsExactly(oldest, middle);
     assertThat(store.findProcessing(OPERATION, cutoff, 10))
-        .allSatisfy(r -> {
-          assertThat(r.operation()).isEqualTo(OPERATION);
-          assertThat(r.status()).isEqualTo(RecordStatus.PROCESSING);
-          assertThat(r.createdAt()).isBefore(cutoff);
-        });
+        .allSatisfy(
+            r -> {
+              assertThat(r.operation()).isEqualTo(OPERATION);
+              assertThat(r.status()).isEqualTo(RecordStatus.PROCESSING);
+              assertThat(r.createdAt()).isBefore(cutoff);
+            });
   }
 
   // ------------------------------------------------------------------ helpers
@@ -428,7 +458,8 @@ abstract class IdempotencyStoreContract {
     return UUID.randomUUID().toString();
   }
 
-  static ClaimRequest request(String key, String hash, Duration lease, Duration ttl, boolean takeover) {
+  static ClaimRequest request(
+      String key, String hash, Duration lease, Duration ttl, boolean takeover) {
     return new ClaimRequest(TENANT, OPERATION, key, hash, lease, ttl, takeover);
   }
 
@@ -437,7 +468,9 @@ abstract class IdempotencyStoreContract {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Location", "/api/v1/orders/" + id);
     headers.put("Content-Type", "application/json");
-    byte[] body = ("{\"id\":\"" + id + "\"}\u0000\u00ff").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    byte[] body =
+        ("{\"id\":\"" + id + "\"}\u0000\u00ff")
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     return new StoredResponse(201, headers, body);
   }
 
@@ -481,10 +514,12 @@ abstract class IdempotencyStoreContract {
     try {
       List<Future<T>> futures = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
-        futures.add(pool.submit(() -> {
-          start.await(10, TimeUnit.SECONDS);
-          return call.call();
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await(10, TimeUnit.SECONDS);
+                  return call.call();
+                }));
       }
       List<T> results = new ArrayList<>();
       for (Future<T> future : futures) {

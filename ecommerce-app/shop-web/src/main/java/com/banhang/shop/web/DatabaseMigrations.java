@@ -13,8 +13,8 @@ import org.flywaydb.core.Flyway;
 /**
  * Brings the database schema up to date when the application starts, from the migration set of the
  * database it finds ({@code sql/<vendor>} in the repository, {@code db/migration/<vendor>} in the
- * WAR). Each folder holds an empty {@code flyway.location} file: on Liberty, as on WebSphere, Flyway
- * finds a classpath folder only through a file inside it.
+ * WAR). Each folder holds an empty {@code flyway.location} file: on Liberty, as on WebSphere,
+ * Flyway finds a classpath folder only through a file inside it.
  */
 @ApplicationScoped
 public class DatabaseMigrations {

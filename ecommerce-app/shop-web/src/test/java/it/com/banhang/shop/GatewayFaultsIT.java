@@ -45,12 +45,7 @@ class GatewayFaultsIT {
     for (int attempt = 0; attempt < 20 && last == null; attempt++) {
       try {
         Response response =
-            pay(
-                ShopApi.as("alice").config(impatient),
-                orderId,
-                key,
-                Payments.TOTAL,
-                "pm_card_ok");
+            pay(ShopApi.as("alice").config(impatient), orderId, key, Payments.TOTAL, "pm_card_ok");
         seen.add(String.valueOf(response.statusCode()));
         if (response.statusCode() == 201) {
           last = response;

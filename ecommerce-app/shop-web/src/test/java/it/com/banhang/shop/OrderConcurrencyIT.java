@@ -41,11 +41,13 @@ class OrderConcurrencyIT {
     assertThat(created).isGreaterThanOrEqualTo(1);
     assertThat(responses.stream().filter(r -> r.statusCode() == 201).map(r -> r.path("id")))
         .as("every 201 is the first response or its replay")
-        .containsOnly((Object) responses.stream()
-            .filter(r -> r.statusCode() == 201)
-            .findFirst()
-            .orElseThrow()
-            .path("id"));
+        .containsOnly(
+            (Object)
+                responses.stream()
+                    .filter(r -> r.statusCode() == 201)
+                    .findFirst()
+                    .orElseThrow()
+                    .path("id"));
     assertThat(
             responses.stream()
                 .filter(r -> r.statusCode() == 201 && r.header("Idempotent-Replayed") == null)

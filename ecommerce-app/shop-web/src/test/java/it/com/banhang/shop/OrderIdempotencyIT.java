@@ -48,7 +48,9 @@ class OrderIdempotencyIT {
     String sku = newSku();
     createOrder("alice", key, orderBody(sku, 2, 625_000));
     String reordered =
-        "{ \"items\" : [ {\"unitPrice\": 625000.0, \"quantity\": 2, \"sku\": \"" + sku + "\"} ],"
+        "{ \"items\" : [ {\"unitPrice\": 625000.0, \"quantity\": 2, \"sku\": \""
+            + sku
+            + "\"} ],"
             + "\n \"currency\": \"VND\" }";
 
     Response retry = createOrder("alice", "\"" + key + "\"", reordered);

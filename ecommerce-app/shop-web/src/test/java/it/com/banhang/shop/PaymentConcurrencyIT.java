@@ -87,9 +87,9 @@ class PaymentConcurrencyIT {
   static Map<String, Long> statusCounts(List<Response> responses) {
     return responses.stream()
         .map(
-            r ->
-                r.statusCode()
-                    + ("true".equals(r.header("Idempotent-Replayed")) ? " replay" : ""))
-        .collect(Collectors.groupingBy(Function.identity(), java.util.TreeMap::new, Collectors.counting()));
+            r -> r.statusCode() + ("true".equals(r.header("Idempotent-Replayed")) ? " replay" : ""))
+        .collect(
+            Collectors.groupingBy(
+                Function.identity(), java.util.TreeMap::new, Collectors.counting()));
   }
 }

@@ -7,7 +7,8 @@ import io.restassured.http.ContentType;
 /** The gateway sandbox the shop under test talks to: its faults and its ground-truth counts. */
 public final class Sandbox {
 
-  public static final String URL = System.getProperty("gateway.url", "http://localhost:9080/gateway");
+  public static final String URL =
+      System.getProperty("gateway.url", "http://localhost:9080/gateway");
 
   private Sandbox() {}
 

@@ -18,7 +18,8 @@ final class ShopServer {
 
   /** SIGKILL, as a crash: no shutdown hook, no transaction completes. */
   static void kill() throws IOException {
-    long pid = Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
+    long pid =
+        Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
     ProcessHandle process = ProcessHandle.of(pid).orElseThrow();
     process.destroyForcibly();
     await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());

@@ -24,103 +24,119 @@ import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 
 /**
- * {@code /v1/charges}: create a charge under an idempotency key, and look a charge up by its key (how the shop
- * reconciles a charge whose outcome it never learnt).
+ * {@code /v1/charges}: create a charge under an idempotency key, and look a charge up by its key
+ * (how the shop reconciles a charge whose outcome it never learnt).
  */
 @Path("/charges")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class ChargesResource {
 
-    /** The header a client sends its key in. */
-    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+  /** The header a client sends its key in. */
+  public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
-    /** Set to {@code true} on every answer that repeats a stored charge instead of creating one. */
-    public static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+  /** Set to {@code true} on every answer that repeats a stored charge instead of creating one. */
+  public static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
-    /** HTTP 402: the card was declined. */
-    static final int PAYMENT_REQUIRED = 402;
+  /** HTTP 402: the card was declined. */
+  static final int PAYMENT_REQUIRED = 402;
 
-    @Inject
-    ChargeService charges;
+  @Inject ChargeService charges;
 
-    @Inject
-    ChargeRequestReader requestReader;
+  @Inject ChargeRequestReader requestReader;
 
-    @Inject
-    Jsonb jsonb;
+  @Inject Jsonb jsonb;
 
-    /**
-     * Creates a charge, or answers for the one the key already holds. The body is taken as text, so that the
-     * sandbox (not the JSON provider) decides what a malformed body gets.
-     */
-    @POST
-    public Response create(@HeaderParam(IDEMPOTENCY_KEY) String idempotencyKey, String body,
-                           @Context HttpServletResponse servletResponse) throws IOException {
-        String key = IdempotencyKeys.require(idempotencyKey);
-        ChargeRequest request = requestReader.read(body);
-        ChargeOutcome outcome = charges.charge(key, request);
+  /**
+   * Creates a charge, or answers for the one the key already holds. The body is taken as text, so
+   * that the sandbox (not the JSON provider) decides what a malformed body gets.
+   */
+  @POST
+  public Response create(
+      @HeaderParam(IDEMPOTENCY_KEY) String idempotencyKey,
+      String body,
+      @Context HttpServletResponse servletResponse)
+      throws IOException {
+    String key = IdempotencyKeys.require(idempotencyKey);
+    ChargeRequest request = requestReader.read(body);
+    ChargeOutcome outcome = charges.charge(key, request);
 
-        if (outcome instanceof ChargeOutcome.Created created) {
-            return chargeResponse(created.charge()).build();
-        }
-        if (outcome instanceof ChargeOutcome.Replayed replayed) {
-            return chargeResponse(replayed.charge()).header(IDEMPOTENT_REPLAYED, "true").build();
-        }
-        if (outcome instanceof ChargeOutcome.KeyReused) {
-            return ApiError.response(ApiError.UNPROCESSABLE_CONTENT, "idempotency_key_reused",
-                    "this Idempotency-Key was used for a different request (amount, currency, orderReference"
-                            + " or paymentMethod)");
-        }
-        if (outcome instanceof ChargeOutcome.InProgress) {
-            return Response.fromResponse(ApiError.response(Response.Status.CONFLICT.getStatusCode(),
-                            "request_in_progress", "another request with this Idempotency-Key is being processed"))
-                    .header("Retry-After", "1")
-                    .build();
-        }
-        if (outcome instanceof ChargeOutcome.ProcessorUnavailable) {
-            return ApiError.response(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(), "processor_unavailable",
-                    "injected fault: the processor failed before charging; nothing was charged");
-        }
-        if (outcome instanceof ChargeOutcome.RequestLost lost) {
-            // Nothing was charged, but the answer is the one a lost response gets: the client cannot tell.
-            return lostAnswer(lost.notCreated(), lost.mode(), servletResponse);
-        }
-        ChargeOutcome.ResponseDropped dropped = (ChargeOutcome.ResponseDropped) outcome;
-        return lostAnswer(dropped.charge(), dropped.mode(), servletResponse);
+    if (outcome instanceof ChargeOutcome.Created created) {
+      return chargeResponse(created.charge()).build();
     }
-
-    /**
-     * The charge a key holds (succeeded or declined), or 404 {@code no_such_charge}.
-     */
-    @GET
-    public Response findByKey(@QueryParam("idempotencyKey") String idempotencyKey) {
-        String key = IdempotencyKeys.require(idempotencyKey);
-        return charges.findByKey(key)
-                .map(charge -> Response.ok(ChargeJson.of(charge)).build())
-                .orElseGet(() -> ApiError.response(Response.Status.NOT_FOUND.getStatusCode(), "no_such_charge",
-                        "no charge holds this Idempotency-Key (never charged, or older than the key retention)"));
+    if (outcome instanceof ChargeOutcome.Replayed replayed) {
+      return chargeResponse(replayed.charge()).header(IDEMPOTENT_REPLAYED, "true").build();
     }
-
-    /**
-     * The answer of a lost request or response: 504 with an empty body, or (mode {@code RESET}) the start of the
-     * answer {@code charge} would get, broken off; then {@code null}, as the response is already committed.
-     */
-    private Response lostAnswer(Charge charge, DropMode mode, HttpServletResponse servletResponse)
-            throws IOException {
-        if (mode == DropMode.GATEWAY_TIMEOUT) {
-            // Empty body, like a proxy that gave up waiting: the client learns nothing about the charge.
-            return Response.status(Response.Status.GATEWAY_TIMEOUT).build();
-        }
-        ConnectionAbort.abort(servletResponse, statusOf(charge), jsonb.toJson(ChargeJson.of(charge)));
-        return null;
+    if (outcome instanceof ChargeOutcome.KeyReused) {
+      return ApiError.response(
+          ApiError.UNPROCESSABLE_CONTENT,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used for a different request (amount, currency, orderReference"
+              + " or paymentMethod)");
     }
-
-    private static Response.ResponseBuilder chargeResponse(Charge charge) {
-        return Response.status(statusOf(charge)).type(MediaType.APPLICATION_JSON_TYPE).entity(ChargeJson.of(charge));
+    if (outcome instanceof ChargeOutcome.InProgress) {
+      return Response.fromResponse(
+              ApiError.response(
+                  Response.Status.CONFLICT.getStatusCode(),
+                  "request_in_progress",
+                  "another request with this Idempotency-Key is being processed"))
+          .header("Retry-After", "1")
+          .build();
     }
-
-    private static int statusOf(Charge charge) {
-        return charge.status() == ChargeStatus.SUCCEEDED ? Response.Status.CREATED.getStatusCode() : PAYMENT_REQUIRED;
+    if (outcome instanceof ChargeOutcome.ProcessorUnavailable) {
+      return ApiError.response(
+          Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
+          "processor_unavailable",
+          "injected fault: the processor failed before charging; nothing was charged");
     }
+    if (outcome instanceof ChargeOutcome.RequestLost lost) {
+      // Nothing was charged, but the answer is the one a lost response gets: the client cannot
+      // tell.
+      return lostAnswer(lost.notCreated(), lost.mode(), servletResponse);
+    }
+    ChargeOutcome.ResponseDropped dropped = (ChargeOutcome.ResponseDropped) outcome;
+    return lostAnswer(dropped.charge(), dropped.mode(), servletResponse);
+  }
+
+  /** The charge a key holds (succeeded or declined), or 404 {@code no_such_charge}. */
+  @GET
+  public Response findByKey(@QueryParam("idempotencyKey") String idempotencyKey) {
+    String key = IdempotencyKeys.require(idempotencyKey);
+    return charges
+        .findByKey(key)
+        .map(charge -> Response.ok(ChargeJson.of(charge)).build())
+        .orElseGet(
+            () ->
+                ApiError.response(
+                    Response.Status.NOT_FOUND.getStatusCode(),
+                    "no_such_charge",
+                    "no charge holds this Idempotency-Key (never charged, or older than the key retention)"));
+  }
+
+  /**
+   * The answer of a lost request or response: 504 with an empty body, or (mode {@code RESET}) the
+   * start of the answer {@code charge} would get, broken off; then {@code null}, as the response is
+   * already committed.
+   */
+  private Response lostAnswer(Charge charge, DropMode mode, HttpServletResponse servletResponse)
+      throws IOException {
+    if (mode == DropMode.GATEWAY_TIMEOUT) {
+      // Empty body, like a proxy that gave up waiting: the client learns nothing about the charge.
+      return Response.status(Response.Status.GATEWAY_TIMEOUT).build();
+    }
+    ConnectionAbort.abort(servletResponse, statusOf(charge), jsonb.toJson(ChargeJson.of(charge)));
+    return null;
+  }
+
+  private static Response.ResponseBuilder chargeResponse(Charge charge) {
+    return Response.status(statusOf(charge))
+        .type(MediaType.APPLICATION_JSON_TYPE)
+        .entity(ChargeJson.of(charge));
+  }
+
+  private static int statusOf(Charge charge) {
+    return charge.status() == ChargeStatus.SUCCEEDED
+        ? Response.Status.CREATED.getStatusCode()
+        : PAYMENT_REQUIRED;
+  }
 }

@@ -12,33 +12,35 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * {@code /v1/stats}: how many charges the processor made, the ground truth the shop's tests count double
- * charges against. Counts include charges whose key has expired.
+ * {@code /v1/stats}: how many charges the processor made, the ground truth the shop's tests count
+ * double charges against. Counts include charges whose key has expired.
  */
 @Path("/stats")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class StatsResource {
 
-    private static final int MAX_ORDER_REFERENCE_LENGTH = 128;
+  private static final int MAX_ORDER_REFERENCE_LENGTH = 128;
 
-    @Inject
-    ChargeService charges;
+  @Inject ChargeService charges;
 
-    /**
-     * With {@code orderReference}: the counts of that order. Without: totals, and succeeded charges per order.
-     */
-    @GET
-    public Object stats(@QueryParam("orderReference") String orderReference) {
-        if (orderReference == null) {
-            ChargeCounts totals = charges.totals();
-            return new TotalStatsJson(totals.succeeded(), totals.declined(), charges.succeededByOrderReference());
-        }
-        if (orderReference.isEmpty() || orderReference.length() > MAX_ORDER_REFERENCE_LENGTH) {
-            throw new InvalidRequestException("invalid_request",
-                    "orderReference: size must be between 1 and " + MAX_ORDER_REFERENCE_LENGTH);
-        }
-        ChargeCounts counts = charges.countsFor(orderReference);
-        return new OrderStatsJson(orderReference, counts.succeeded(), counts.declined());
+  /**
+   * With {@code orderReference}: the counts of that order. Without: totals, and succeeded charges
+   * per order.
+   */
+  @GET
+  public Object stats(@QueryParam("orderReference") String orderReference) {
+    if (orderReference == null) {
+      ChargeCounts totals = charges.totals();
+      return new TotalStatsJson(
+          totals.succeeded(), totals.declined(), charges.succeededByOrderReference());
     }
+    if (orderReference.isEmpty() || orderReference.length() > MAX_ORDER_REFERENCE_LENGTH) {
+      throw new InvalidRequestException(
+          "invalid_request",
+          "orderReference: size must be between 1 and " + MAX_ORDER_REFERENCE_LENGTH);
+    }
+    ChargeCounts counts = charges.countsFor(orderReference);
+    return new OrderStatsJson(orderReference, counts.succeeded(), counts.declined());
+  }
 }

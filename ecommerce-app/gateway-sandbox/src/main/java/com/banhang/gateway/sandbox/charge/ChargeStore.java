@@ -6,22 +6,22 @@ import jakarta.enterprise.inject.Produces;
 import javax.sql.DataSource;
 
 /**
- * Connects the {@link ChargeRepository} to the server's datasource {@code jdbc/gateway}: the sandbox's own
- * H2 database when it runs standalone, whatever the hosting server defines when it is deployed beside the
- * shop.
+ * Connects the {@link ChargeRepository} to the server's datasource {@code jdbc/gateway}: the
+ * sandbox's own H2 database when it runs standalone, whatever the hosting server defines when it is
+ * deployed beside the shop.
  */
 @ApplicationScoped
 public class ChargeStore {
 
-    /** The JNDI name every server that runs the sandbox must define. */
-    public static final String DATASOURCE = "jdbc/gateway";
+  /** The JNDI name every server that runs the sandbox must define. */
+  public static final String DATASOURCE = "jdbc/gateway";
 
-    @Resource(lookup = DATASOURCE)
-    DataSource dataSource;
+  @Resource(lookup = DATASOURCE)
+  DataSource dataSource;
 
-    /** The repository on {@code jdbc/gateway}; cheap to create, it holds no connection. */
-    @Produces
-    public ChargeRepository repository() {
-        return new ChargeRepository(dataSource);
-    }
+  /** The repository on {@code jdbc/gateway}; cheap to create, it holds no connection. */
+  @Produces
+  public ChargeRepository repository() {
+    return new ChargeRepository(dataSource);
+  }
 }

@@ -5,9 +5,9 @@ package com.banhang.gateway.sandbox.charge;
  */
 public class ChargeStoreException extends RuntimeException {
 
-    private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 1L;
 
-    public ChargeStoreException(String message, Throwable cause) {
-        super(message, cause);
-    }
+  public ChargeStoreException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

@@ -14,58 +14,75 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JSON the API writes, member for member, with the JSON-B implementation Liberty's jsonb-3.0 also uses.
+ * The JSON the API writes, member for member, with the JSON-B implementation Liberty's jsonb-3.0
+ * also uses.
  */
 class JsonShapesTest {
 
-    private static final Jsonb JSONB = JsonbBuilder.create();
+  private static final Jsonb JSONB = JsonbBuilder.create();
 
-    @AfterAll
-    static void close() throws Exception {
-        JSONB.close();
-    }
+  @AfterAll
+  static void close() throws Exception {
+    JSONB.close();
+  }
 
-    @Test
-    void aChargeHidesItsFingerprintAndUsesLowerCaseStatus() {
-        Charge charge = new Charge("ch_1", ChargeStatus.DECLINED, 1250000, "VND", "order-1", "pm_card_declined",
-                "key-1", "secret-hash", Instant.parse("2026-01-02T03:04:05.678Z"));
+  @Test
+  void aChargeHidesItsFingerprintAndUsesLowerCaseStatus() {
+    Charge charge =
+        new Charge(
+            "ch_1",
+            ChargeStatus.DECLINED,
+            1250000,
+            "VND",
+            "order-1",
+            "pm_card_declined",
+            "key-1",
+            "secret-hash",
+            Instant.parse("2026-01-02T03:04:05.678Z"));
 
-        assertThat(JSONB.toJson(ChargeJson.of(charge))).isEqualTo("""
+    assertThat(JSONB.toJson(ChargeJson.of(charge)))
+        .isEqualTo(
+            """
                 {"id":"ch_1","status":"declined","amount":1250000,"currency":"VND","orderReference":"order-1",\
                 "paymentMethod":"pm_card_declined","idempotencyKey":"key-1","createdAt":"2026-01-02T03:04:05.678Z"}""");
-    }
+  }
 
-    @Test
-    void anError() {
-        assertThat(JSONB.toJson(new ApiError("no_such_charge", "none")))
-                .isEqualTo("{\"error\":\"no_such_charge\",\"message\":\"none\"}");
-    }
+  @Test
+  void anError() {
+    assertThat(JSONB.toJson(new ApiError("no_such_charge", "none")))
+        .isEqualTo("{\"error\":\"no_such_charge\",\"message\":\"none\"}");
+  }
 
-    @Test
-    void statsOfOneOrderAndOfAll() {
-        Map<String, Long> byOrder = new LinkedHashMap<>();
-        byOrder.put("a", 2L);
-        byOrder.put("b", 1L);
+  @Test
+  void statsOfOneOrderAndOfAll() {
+    Map<String, Long> byOrder = new LinkedHashMap<>();
+    byOrder.put("a", 2L);
+    byOrder.put("b", 1L);
 
-        assertThat(JSONB.toJson(new OrderStatsJson("a", 2, 1)))
-                .isEqualTo("{\"orderReference\":\"a\",\"succeededCharges\":2,\"declinedCharges\":1}");
-        assertThat(JSONB.toJson(new TotalStatsJson(3, 1, byOrder)))
-                .isEqualTo("{\"succeededCharges\":3,\"declinedCharges\":1,\"byOrderReference\":{\"a\":2,\"b\":1}}");
-    }
+    assertThat(JSONB.toJson(new OrderStatsJson("a", 2, 1)))
+        .isEqualTo("{\"orderReference\":\"a\",\"succeededCharges\":2,\"declinedCharges\":1}");
+    assertThat(JSONB.toJson(new TotalStatsJson(3, 1, byOrder)))
+        .isEqualTo(
+            "{\"succeededCharges\":3,\"declinedCharges\":1,\"byOrderReference\":{\"a\":2,\"b\":1}}");
+  }
 
-    @Test
-    void faultSettingsUseTheMemberNamesThatPutAccepts() {
-        String json = JSONB.toJson(FaultSettingsJson.of(FaultSettings.NONE));
+  @Test
+  void faultSettingsUseTheMemberNamesThatPutAccepts() {
+    String json = JSONB.toJson(FaultSettingsJson.of(FaultSettings.NONE));
 
-        assertThat(json).isEqualTo("""
+    assertThat(json)
+        .isEqualTo(
+            """
                 {"latencyMs":0,"slowProbability":0.0,"slowLatencyMs":1000,"latencyPhase":"AFTER_CHARGE",\
                 "dropResponseProbability":0.0,"dropMode":"GATEWAY_TIMEOUT","errorBeforeChargeProbability":0.0,\
                 "loseRequestProbability":0.0,"seed":42,"faultsOnReplays":false}""");
-        assertThat(FaultSettingsReader.read(json, FaultSettings.NONE)).isEqualTo(FaultSettings.NONE);
+    assertThat(FaultSettingsReader.read(json, FaultSettings.NONE)).isEqualTo(FaultSettings.NONE);
 
-        FaultSettings losing = FaultSettingsReader.read("{\"loseRequestProbability\": 0.25}", FaultSettings.NONE);
-        String losingJson = JSONB.toJson(FaultSettingsJson.of(losing));
-        assertThat(losingJson).contains("\"errorBeforeChargeProbability\":0.0,\"loseRequestProbability\":0.25,");
-        assertThat(FaultSettingsReader.read(losingJson, FaultSettings.NONE)).isEqualTo(losing);
-    }
+    FaultSettings losing =
+        FaultSettingsReader.read("{\"loseRequestProbability\": 0.25}", FaultSettings.NONE);
+    String losingJson = JSONB.toJson(FaultSettingsJson.of(losing));
+    assertThat(losingJson)
+        .contains("\"errorBeforeChargeProbability\":0.0,\"loseRequestProbability\":0.25,");
+    assertThat(FaultSettingsReader.read(losingJson, FaultSettings.NONE)).isEqualTo(losing);
+  }
 }

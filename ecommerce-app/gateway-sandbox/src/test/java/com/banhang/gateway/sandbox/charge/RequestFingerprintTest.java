@@ -6,35 +6,37 @@ import org.junit.jupiter.api.Test;
 
 class RequestFingerprintTest {
 
-    private static final ChargeRequest REQUEST = new ChargeRequest(1000L, "VND", "order-1", "pm_card_ok");
+  private static final ChargeRequest REQUEST =
+      new ChargeRequest(1000L, "VND", "order-1", "pm_card_ok");
 
-    @Test
-    void equalRequestsHaveEqualFingerprints() {
-        ChargeRequest same = new ChargeRequest(1000L, "VND", "order-1", "pm_card_ok");
+  @Test
+  void equalRequestsHaveEqualFingerprints() {
+    ChargeRequest same = new ChargeRequest(1000L, "VND", "order-1", "pm_card_ok");
 
-        assertThat(RequestFingerprint.of(same)).isEqualTo(RequestFingerprint.of(REQUEST)).hasSize(64);
-    }
+    assertThat(RequestFingerprint.of(same)).isEqualTo(RequestFingerprint.of(REQUEST)).hasSize(64);
+  }
 
-    @Test
-    void everyDefiningFieldChangesTheFingerprint() {
-        String original = RequestFingerprint.of(REQUEST);
+  @Test
+  void everyDefiningFieldChangesTheFingerprint() {
+    String original = RequestFingerprint.of(REQUEST);
 
-        assertThat(RequestFingerprint.of(new ChargeRequest(1001L, "VND", "order-1", "pm_card_ok")))
-                .isNotEqualTo(original);
-        assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "USD", "order-1", "pm_card_ok")))
-                .isNotEqualTo(original);
-        assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "VND", "order-2", "pm_card_ok")))
-                .isNotEqualTo(original);
-        assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "VND", "order-1", "pm_card_declined")))
-                .isNotEqualTo(original);
-    }
+    assertThat(RequestFingerprint.of(new ChargeRequest(1001L, "VND", "order-1", "pm_card_ok")))
+        .isNotEqualTo(original);
+    assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "USD", "order-1", "pm_card_ok")))
+        .isNotEqualTo(original);
+    assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "VND", "order-2", "pm_card_ok")))
+        .isNotEqualTo(original);
+    assertThat(
+            RequestFingerprint.of(new ChargeRequest(1000L, "VND", "order-1", "pm_card_declined")))
+        .isNotEqualTo(original);
+  }
 
-    @Test
-    void fieldBoundariesCannotShift() {
-        // With a naive "a|b" join these two would collide.
-        ChargeRequest left = new ChargeRequest(1L, "VND", "a\",\"pm_card_x", "pm_card_y");
-        ChargeRequest right = new ChargeRequest(1L, "VND", "a", "pm_card_x\",\"pm_card_y");
+  @Test
+  void fieldBoundariesCannotShift() {
+    // With a naive "a|b" join these two would collide.
+    ChargeRequest left = new ChargeRequest(1L, "VND", "a\",\"pm_card_x", "pm_card_y");
+    ChargeRequest right = new ChargeRequest(1L, "VND", "a", "pm_card_x\",\"pm_card_y");
 
-        assertThat(RequestFingerprint.of(left)).isNotEqualTo(RequestFingerprint.of(right));
-    }
+    assertThat(RequestFingerprint.of(left)).isNotEqualTo(RequestFingerprint.of(right));
+  }
 }

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 /**
  * Starts a real PostgreSQL (binaries from the io.zonky.test Maven artifacts, nothing installed on
- * the machine) for the integration tests, and returns once it accepts connections. Run by the
- * build in pre-integration-test, inside the Maven JVM; it stops when that JVM exits, after Liberty.
+ * the machine) for the integration tests, and returns once it accepts connections. Run by the build
+ * in pre-integration-test, inside the Maven JVM; it stops when that JVM exits, after Liberty.
  */
 public final class EmbeddedPostgresLauncher {
 

@@ -18,8 +18,8 @@ public class OrderService {
 
   /**
    * Fault injection for the proof harness: an order containing this SKU fails after its rows were
-   * written, inside the transaction, to show that a failed attempt leaves nothing behind. Empty (off)
-   * unless configured; never set in production.
+   * written, inside the transaction, to show that a failed attempt leaves nothing behind. Empty
+   * (off) unless configured; never set in production.
    */
   @Inject
   @ConfigProperty(name = "orders.fault.fail-after-write-sku")

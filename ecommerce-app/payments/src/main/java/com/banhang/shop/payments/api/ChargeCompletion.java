@@ -14,8 +14,8 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Records a definite gateway result and completes the Idempotency-Key with the client's answer in
- * ONE JTA transaction: the payment, the order's PAID status and the completed key commit together or
- * not at all (CONTRACT s6, remote operations).
+ * ONE JTA transaction: the payment, the order's PAID status and the completed key commit together
+ * or not at all (CONTRACT s6, remote operations).
  */
 @ApplicationScoped
 public class ChargeCompletion {

@@ -31,8 +31,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *   <li>charged (or declined): the payment is recorded and the key completed with the answer the
  *       client would have had, in one transaction;
  *   <li>no charge, or no attempt was ever committed (nothing was sent): the key is released so the
- *       client's next retry runs as new; it reuses the same gateway key, so even a charge that lands
- *       late is found instead of repeated;
+ *       client's next retry runs as new; it reuses the same gateway key, so even a charge that
+ *       lands late is found instead of repeated;
  *   <li>gateway unreachable: left for the next run.
  * </ul>
  *

@@ -31,8 +31,8 @@ public class PaymentService {
    *
    * @throws com.banhang.shop.orders.domain.model.OrderAlreadyPaidException when the order is paid
    * @throws PaymentAmountMismatchException when the amount is not the order's total
-   * @throws com.banhang.shop.payments.domain.model.PaymentInProgressException when another
-   *     attempt holds the order
+   * @throws com.banhang.shop.payments.domain.model.PaymentInProgressException when another attempt
+   *     holds the order
    */
   @Transactional(Transactional.TxType.REQUIRES_NEW)
   public Payment startAttempt(StartPayment command) {
@@ -71,7 +71,8 @@ public class PaymentService {
    */
   @Transactional(Transactional.TxType.MANDATORY)
   public Payment recordCharge(String paymentId, GatewayCharge charge) {
-    Payment payment = payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+    Payment payment =
+        payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() != PaymentStatus.PENDING) {
       return payment;
     }
@@ -87,7 +88,8 @@ public class PaymentService {
   /** The gateway certainly did not charge: the attempt lets go of the order. */
   @Transactional
   public Payment abandon(String paymentId) {
-    Payment payment = payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+    Payment payment =
+        payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() == PaymentStatus.PENDING) {
       payment.abandon();
     }
@@ -100,6 +102,8 @@ public class PaymentService {
   }
 
   public Payment payment(String tenantId, String paymentId) {
-    return payments.find(tenantId, paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+    return payments
+        .find(tenantId, paymentId)
+        .orElseThrow(() -> new PaymentNotFoundException(paymentId));
   }
 }

@@ -1,5 +1,6 @@
 package com.banhang.shop.web.problems;
 
+import com.banhang.idempotency.ProblemDetails;
 import com.banhang.shop.orders.domain.model.MerchantOrderIdTakenException;
 import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
 import com.banhang.shop.orders.domain.model.OrderNotFoundException;
@@ -7,7 +8,6 @@ import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
-import com.banhang.idempotency.ProblemDetails;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
@@ -99,7 +99,9 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
         .forEach(
             v ->
                 errors.add(
-                    Json.createObjectBuilder().add("field", field(v)).add("message", v.getMessage())));
+                    Json.createObjectBuilder()
+                        .add("field", field(v))
+                        .add("message", v.getMessage())));
     return new ProblemDetails(
             400,
             "invalid-request-body",

@@ -1,6 +1,5 @@
 package com.banhang.shop.web.problems;
 
-import com.banhang.idempotency.ProblemDetails;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;

@@ -17,7 +17,8 @@ import java.util.List;
 public record CreateOrderRequest(
     @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be an ISO 4217 code such as VND")
         String currency,
-    @Size(min = 1, max = 64) @Pattern(regexp = "[\\x21-\\x7E]+", message = "must be printable ASCII")
+    @Size(min = 1, max = 64)
+        @Pattern(regexp = "[\\x21-\\x7E]+", message = "must be printable ASCII")
         String merchantOrderId,
     @NotNull @Size(min = 1, max = 100) List<@NotNull @Valid Item> items) {
 

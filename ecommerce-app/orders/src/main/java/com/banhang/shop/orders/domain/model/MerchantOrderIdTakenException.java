@@ -6,6 +6,9 @@ public class MerchantOrderIdTakenException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   public MerchantOrderIdTakenException(String merchantOrderId) {
-    super(String.format("Merchant order id %s is already used by another order of this customer", merchantOrderId));
+    super(
+        String.format(
+            "Merchant order id %s is already used by another order of this customer",
+            merchantOrderId));
   }
 }

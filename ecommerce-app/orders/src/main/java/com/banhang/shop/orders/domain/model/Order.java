@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A customer's order. It belongs to one tenant (the authenticated customer), its total is fixed when
- * it is placed, in the currency's minor unit, and it is paid at most once.
+ * A customer's order. It belongs to one tenant (the authenticated customer), its total is fixed
+ * when it is placed, in the currency's minor unit, and it is paid at most once.
  *
  * <p>{@code merchantOrderId} is the shop's long-lived business identifier: unique per tenant by a
  * database constraint that outlives any idempotency key.

@@ -48,7 +48,8 @@ public class OrderPaymentsResource {
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   @Idempotent(operation = "payments.charge", ttl = "P7D", sideEffects = SideEffects.REMOTE)
-  public Response pay(@PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
+  public Response pay(
+      @PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
     ClaimedKey claim =
         idempotentRequest.claim().orElseThrow(() -> new IllegalStateException("no claimed key"));
     Payment payment =

@@ -17,9 +17,9 @@ import java.util.UUID;
  * DECLINED or ABANDONED exactly once.
  *
  * <p>{@code activeOrderId} equals {@code orderId} while the attempt holds the order (pending or
- * captured) and is null otherwise; a unique index on it lets the database refuse a second attempt on
- * the same order, so two keys can never charge one order twice. The attempt remembers the claim that
- * started it (key and fencing attempt) so that reconciliation can complete that claim.
+ * captured) and is null otherwise; a unique index on it lets the database refuse a second attempt
+ * on the same order, so two keys can never charge one order twice. The attempt remembers the claim
+ * that started it (key and fencing attempt) so that reconciliation can complete that claim.
  */
 @Entity
 @Table(name = "payment")

@@ -1,8 +1,8 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
 /**
- * One call to the processor failed in a way a retry under the same key may fix. It says whether
- * the request may have reached the processor, which decides what the failure finally means.
+ * One call to the processor failed in a way a retry under the same key may fix. It says whether the
+ * request may have reached the processor, which decides what the failure finally means.
  */
 public class GatewayCallFailedException extends RuntimeException {
 

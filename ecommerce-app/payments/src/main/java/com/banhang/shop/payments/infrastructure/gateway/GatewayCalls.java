@@ -17,7 +17,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * Single calls to the processor, retried by MicroProfile Fault Tolerance under the same key with
  * jittered backoff. The retries are bounded in count and in total time (maxDuration), so that the
  * shop answers within its clients' timeout budget; override them with the usual Fault Tolerance
- * properties, e.g. {@code com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries}.
+ * properties, e.g. {@code
+ * com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries}.
  */
 @ApplicationScoped
 public class GatewayCalls {
@@ -62,7 +63,8 @@ public class GatewayCalls {
       int status = response.getStatus();
       if (status == 201 || status == 402) {
         JsonObject charge = response.readEntity(JsonObject.class);
-        return new GatewayCharge(charge.getString("id"), "succeeded".equals(charge.getString("status")));
+        return new GatewayCharge(
+            charge.getString("id"), "succeeded".equals(charge.getString("status")));
       }
       if (status == 503) {
         throw new GatewayCallFailedException("processor unavailable before charging", false, null);
@@ -92,7 +94,8 @@ public class GatewayCalls {
       }
       JsonObject charge = response.readEntity(JsonObject.class);
       return Optional.of(
-          new GatewayCharge(charge.getString("id"), "succeeded".equals(charge.getString("status"))));
+          new GatewayCharge(
+              charge.getString("id"), "succeeded".equals(charge.getString("status"))));
     }
   }
 

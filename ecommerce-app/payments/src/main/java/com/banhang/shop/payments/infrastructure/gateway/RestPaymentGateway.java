@@ -24,7 +24,8 @@ public class RestPaymentGateway implements PaymentGateway {
   public GatewayCharge charge(GatewayChargeRequest request) {
     AtomicBoolean mayHaveCharged = new AtomicBoolean();
     try {
-      return calls.charge(request, failure -> mayHaveCharged.compareAndSet(false, failure.mayHaveCharged()));
+      return calls.charge(
+          request, failure -> mayHaveCharged.compareAndSet(false, failure.mayHaveCharged()));
     } catch (GatewayCallFailedException | FaultToleranceException e) {
       if (mayHaveCharged.get() || e instanceof FaultToleranceException) {
         throw new GatewayOutcomeUnknownException("the processor did not confirm the charge", e);

@@ -32,7 +32,9 @@ public class JpaOrderRepository implements OrderRepository {
   @Override
   public Optional<Order> find(String tenantId, String orderId) {
     Order order = em.find(Order.class, orderId);
-    return order != null && order.tenantId().equals(tenantId) ? Optional.of(order) : Optional.empty();
+    return order != null && order.tenantId().equals(tenantId)
+        ? Optional.of(order)
+        : Optional.empty();
   }
 
   /** SQLSTATE class 23: an integrity constraint (here: the unique index) refused the row. */
