@@ -48,6 +48,33 @@ class PaymentConcurrencyIT {
   }
 
   @Test
+  void twoKeysPayingOneOrderAtOnce_chargeOnce_theOtherIsRefused() throws Exception {
+    String orderId = newOrder("alice");
+    String firstKey = newKey();
+    String secondKey = newKey();
+    Sandbox.faults("{\"latencyMs\":300}");
+    List<Response> responses;
+    try {
+      responses =
+          OrderConcurrencyIT.raceAll(
+              2,
+              List.of(
+                  () -> pay("alice", orderId, firstKey, "pm_card_ok"),
+                  () -> pay("alice", orderId, secondKey, "pm_card_ok")));
+    } finally {
+      Sandbox.noFaults();
+    }
+
+    assertThat(responses.stream().filter(r -> r.statusCode() == 201).count()).isEqualTo(1);
+    Response refused =
+        responses.stream().filter(r -> r.statusCode() != 201).findFirst().orElseThrow();
+    assertThat(refused.statusCode()).isEqualTo(409);
+    assertThat((String) refused.path("type"))
+        .matches(".*#(payment-in-progress|order-already-paid)");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
   void threeHundredKeys_fiveParallelAttemptsEach_exactlyThreeHundredCharges() throws Exception {
     int intents = 300;
     List<String> orders = new ArrayList<>();

@@ -153,6 +153,22 @@ class PaymentIdempotencyIT {
   }
 
   @Test
+  void paymentMethodTheProcessorRefuses_is422Stored_andTheOrderStaysPayable() {
+    String orderId = newOrder("alice");
+    String key = newKey();
+
+    Response refused = pay("alice", orderId, key, "pm_unknown_wallet");
+    Response replay = pay("alice", orderId, key, "pm_unknown_wallet");
+
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat((String) refused.path("type")).endsWith("#payment-method-rejected");
+    assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat(Sandbox.charges(orderId)).isZero();
+    assertThat(pay("alice", orderId, newKey(), "pm_card_ok").statusCode()).isEqualTo(201);
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
   void reconciliation_isForOperatorsOnly() {
     Response customer = ShopApi.as("alice").post("/api/v1/admin/reconciliations");
     Response operator = Payments.reconcileNow();

@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -54,10 +55,19 @@ public class Reconciliation {
   @ConfigProperty(name = "payments.reconciliation.batch-size", defaultValue = "100")
   int batchSize;
 
+  /**
+   * The gateway forgets a key after this long (Stripe: at least 24 h); a "no charge" answer for an
+   * older key proves nothing, so such keys are left to an operator instead of being released.
+   */
+  @Inject
+  @ConfigProperty(name = "payments.gateway.key-retention", defaultValue = "PT24H")
+  Duration gatewayKeyRetention;
+
   public ReconciliationReport reconcile(Duration minimumAge) {
     List<Outcome> outcomes = new ArrayList<>();
+    Instant now = Instant.now();
     for (IdempotencyRecord record : records.findProcessing(OPERATION, minimumAge, batchSize)) {
-      outcomes.add(reconcileSafely(record.claimedKey()));
+      outcomes.add(stillLeased(record, now) ? Outcome.STILL_RUNNING : reconcileSafely(record));
     }
     ReconciliationReport report = ReconciliationReport.of(outcomes);
     if (report.examined() > 0) {
@@ -66,9 +76,18 @@ public class Reconciliation {
     return report;
   }
 
-  private Outcome reconcileSafely(ClaimedKey claim) {
+  /**
+   * A request may still be working on a key whose lease has not run out, between its claim and the
+   * commit of its payment attempt: releasing that key would orphan the attempt. A key whose outcome
+   * was marked unknown has no request working on it any more.
+   */
+  private static boolean stillLeased(IdempotencyRecord record, Instant now) {
+    return !record.outcomeUnknown() && record.lockedUntil().isAfter(now);
+  }
+
+  private Outcome reconcileSafely(IdempotencyRecord record) {
     try {
-      return reconcile(claim);
+      return reconcile(record.claimedKey(), record.createdAt());
     } catch (ClaimLostException | PersistenceException e) {
       return Outcome.SETTLED_ELSEWHERE;
     } catch (RuntimeException e) {
@@ -77,7 +96,7 @@ public class Reconciliation {
     }
   }
 
-  private Outcome reconcile(ClaimedKey claim) {
+  private Outcome reconcile(ClaimedKey claim, Instant claimedAt) {
     Optional<Payment> attempt = payments.attemptOf(claim);
     if (attempt.isEmpty()) {
       // The attempt commits before the gateway call: without one, nothing was ever sent.
@@ -87,11 +106,11 @@ public class Reconciliation {
     return switch (payment.status()) {
       case CAPTURED, DECLINED -> completeSettled(claim, payment);
       case ABANDONED -> release(claim);
-      case PENDING -> askGateway(claim, payment);
+      case PENDING -> askGateway(claim, payment, claimedAt);
     };
   }
 
-  private Outcome askGateway(ClaimedKey claim, Payment payment) {
+  private Outcome askGateway(ClaimedKey claim, Payment payment, Instant claimedAt) {
     Optional<GatewayCharge> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
@@ -99,6 +118,9 @@ public class Reconciliation {
       return Outcome.GATEWAY_UNREACHABLE;
     }
     if (charge.isEmpty()) {
+      if (claimedAt.plus(gatewayKeyRetention).isBefore(Instant.now())) {
+        return Outcome.NEEDS_OPERATOR;
+      }
       payments.abandon(payment.id());
       return release(claim);
     }

@@ -16,6 +16,13 @@ public record ReconciliationReport(int examined, Map<Outcome, Integer> outcomes)
     RELEASED,
     /** The gateway could not be asked; tried again next run. */
     GATEWAY_UNREACHABLE,
+    /** Its lease has not run out: a request may still be working on it; left alone. */
+    STILL_RUNNING,
+    /**
+     * Older than the gateway's key retention and not found there: the gateway may have forgotten a
+     * charge, so only an operator may decide; left in processing.
+     */
+    NEEDS_OPERATOR,
     /** Another worker or node settled it first (fenced). */
     SETTLED_ELSEWHERE,
     /** Unexpected failure; logged, tried again next run. */

@@ -14,6 +14,7 @@ public interface PaymentGateway {
    * @return the charge, succeeded or declined
    * @throws GatewayUnavailableException when the card was certainly not charged
    * @throws GatewayOutcomeUnknownException when it may have been charged (timeout, lost response)
+   * @throws GatewayRefusedException when the processor refused the request itself
    */
   GatewayCharge charge(GatewayChargeRequest request);
 

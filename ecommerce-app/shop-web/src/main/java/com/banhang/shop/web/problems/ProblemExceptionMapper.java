@@ -4,6 +4,7 @@ import com.banhang.idempotency.ProblemDetails;
 import com.banhang.shop.orders.domain.model.MerchantOrderIdTakenException;
 import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
 import com.banhang.shop.orders.domain.model.OrderNotFoundException;
+import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
@@ -50,6 +51,9 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
           new ProblemDetails(422, "payment-amount-mismatch", "Amount is not the order's total", ""),
           PaymentInProgressException.class,
           new ProblemDetails(409, "payment-in-progress", "Order already has a payment", ""),
+          GatewayRefusedException.class,
+          new ProblemDetails(
+              422, "payment-method-rejected", "Payment refused by the processor", ""),
           // Certainly not charged: a 5xx, so the key is released and a retry runs again.
           GatewayUnavailableException.class,
           new ProblemDetails(

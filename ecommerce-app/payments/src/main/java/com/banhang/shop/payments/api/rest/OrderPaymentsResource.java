@@ -8,6 +8,7 @@ import com.banhang.idempotency.SideEffects;
 import com.banhang.shop.payments.api.ChargeCompletion;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
+import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
 import com.banhang.shop.payments.application.PaymentService;
@@ -69,7 +70,7 @@ public class OrderPaymentsResource {
           "payment-outcome-unknown",
           "the payment gateway did not confirm payment " + payment.id() + " in time",
           e);
-    } catch (GatewayUnavailableException e) {
+    } catch (GatewayUnavailableException | GatewayRefusedException e) {
       payments.abandon(payment.id());
       throw e;
     }

@@ -2,6 +2,7 @@ package com.banhang.shop.payments.infrastructure.gateway;
 
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayChargeRequest;
+import com.banhang.shop.payments.application.GatewayRefusedException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -65,6 +66,9 @@ public class GatewayCalls {
         JsonObject charge = response.readEntity(JsonObject.class);
         return new GatewayCharge(
             charge.getString("id"), "succeeded".equals(charge.getString("status")));
+      }
+      if (status == 400 || status == 422) {
+        throw new GatewayRefusedException("the processor refused the request (" + status + ")");
       }
       if (status == 503) {
         throw new GatewayCallFailedException("processor unavailable before charging", false, null);
