@@ -3,6 +3,7 @@ package com.banhang.idempotency;
 import com.banhang.idempotency.internal.IdempotentRequestState;
 import com.banhang.idempotency.internal.StoredResponses;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
@@ -21,6 +22,7 @@ public class CurrentIdempotentRequest {
 
   @Inject IdempotentRequestState state;
   @Inject IdempotencyRecords records;
+  @Inject Event<IdempotencyEvent> events;
 
   /** The claim this request owns, or empty when the request carried no key. */
   public Optional<ClaimedKey> claim() {
@@ -41,6 +43,7 @@ public class CurrentIdempotentRequest {
     }
     var stored = records.complete(claim, response);
     state.completedInTransaction(stored);
+    events.fire(new IdempotencyEvent(claim.operation(), IdempotencyEvent.Outcome.COMPLETED));
     return StoredResponses.toResponse(stored);
   }
 }

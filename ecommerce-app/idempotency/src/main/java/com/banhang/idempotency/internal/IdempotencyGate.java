@@ -1,6 +1,8 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyEvent;
+import com.banhang.idempotency.IdempotencyEvent.Outcome;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
@@ -11,6 +13,7 @@ import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.IdempotencyStore;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -65,13 +68,16 @@ public class IdempotencyGate {
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
   @Inject IdempotentRequestState state;
+  @Inject Event<IdempotencyEvent> events;
 
   void beforeMethod(Idempotent policy, ContainerRequestContext request) {
     String operation = policy.operation();
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
     if (keyValues == null || keyValues.isEmpty()) {
       if (policy.keyRequired()) {
-        request.abortWith(
+        reject(
+            request,
+            operation,
             problems.response(
                 400,
                 "idempotency-key-missing",
@@ -89,7 +95,9 @@ public class IdempotencyGate {
     try {
       key = IdempotencyKeyParser.parse(keyValues);
     } catch (InvalidIdempotencyKeyException e) {
-      request.abortWith(
+      reject(
+          request,
+          operation,
           problems.response(
               400,
               "idempotency-key-invalid",
@@ -102,7 +110,9 @@ public class IdempotencyGate {
     try {
       fingerprint = RequestFingerprint.of(operation, pathParameters(request), body(request));
     } catch (RejectedRequestException e) {
-      request.abortWith(
+      reject(
+          request,
+          operation,
           problems.response(e.status(), e.problemType(), e.title(), e.getMessage(), null, null));
       return;
     }
@@ -123,6 +133,7 @@ public class IdempotencyGate {
       result = store.claim(claimRequest);
     } catch (IdempotencyStoreUnavailableException e) {
       LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
+      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE));
       request.abortWith(storeUnavailable(operation));
       return;
     }
@@ -130,6 +141,7 @@ public class IdempotencyGate {
     state.keyPresented(operation, key, record.expiresAt());
     if (result.won()) {
       state.claimed(record.claimedKey());
+      events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED));
       return;
     }
 
@@ -140,6 +152,7 @@ public class IdempotencyGate {
   private Response answerDuplicate(ClaimRequest claimRequest, IdempotencyRecord record) {
     String operation = claimRequest.operation();
     if (!record.requestHash().equals(claimRequest.requestHash())) {
+      events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED));
       return problems.response(
           422,
           "idempotency-key-reused",
@@ -150,14 +163,22 @@ public class IdempotencyGate {
     }
     IdempotencyRecord current = awaitCompletion(record);
     if (current.completed()) {
+      events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED));
       return Response.fromResponse(StoredResponses.toResponse(current.response()))
           .header(REPLAYED_HEADER, "true")
           .build();
     }
     if (current.outcomeUnknown() && current.response() != null) {
+      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN));
       return problems.withRetryAfter(StoredResponses.toResponse(current.response()));
     }
+    events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS));
     return problems.keyInUse(operation, current.expiresAt());
+  }
+
+  private void reject(ContainerRequestContext request, String operation, Response problem) {
+    events.fire(new IdempotencyEvent(operation, Outcome.REJECTED));
+    request.abortWith(problem);
   }
 
   /** The bounded wait for a running first attempt; zero by default (seed 001: answer at once). */
@@ -222,6 +243,7 @@ public class IdempotencyGate {
           new StoredResponse(
               409, java.util.Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
       response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
+      events.fire(new IdempotencyEvent(claim.operation(), Outcome.MARKED_UNKNOWN));
       return;
     }
     int status = response.getStatus();
@@ -231,11 +253,14 @@ public class IdempotencyGate {
           StoredResponses.capture(toResponse(response), settings.storedHeaders());
       if (store.complete(claim, stored)) {
         response.setEntity(stored.body());
+        events.fire(new IdempotencyEvent(claim.operation(), Outcome.REJECTION_STORED));
       }
       return;
     }
     // Rejected before execution (invalid body) or failed without a side effect: run again.
-    store.release(claim);
+    if (store.release(claim)) {
+      events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
+    }
   }
 
   private static Response toResponse(ContainerResponseContext context) {

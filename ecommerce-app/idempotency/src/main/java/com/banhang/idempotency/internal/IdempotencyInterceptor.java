@@ -2,11 +2,13 @@ package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.IdempotencyRecords;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -27,6 +29,7 @@ public class IdempotencyInterceptor {
 
   @Inject IdempotentRequestState state;
   @Inject IdempotencyRecords records;
+  @Inject Event<IdempotencyEvent> events;
 
   @AroundInvoke
   public Object completeInTransaction(InvocationContext invocation) throws Exception {
@@ -58,6 +61,7 @@ public class IdempotencyInterceptor {
       throw e;
     }
     state.completedInTransaction(stored);
+    events.fire(new IdempotencyEvent(claim.operation(), IdempotencyEvent.Outcome.COMPLETED));
     return StoredResponses.toResponse(stored);
   }
 }

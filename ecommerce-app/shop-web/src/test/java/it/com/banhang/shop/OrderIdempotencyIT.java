@@ -184,6 +184,29 @@ class OrderIdempotencyIT {
     assertThat((String) foreign.path("type")).endsWith("#order-not-found");
   }
 
+  @Test
+  void metrics_countReplaysAndReusedKeysPerOperation() {
+    String key = newKey();
+    String sku = newSku();
+    createOrder("alice", key, orderBody(sku, 1, 1));
+    createOrder("alice", key, orderBody(sku, 1, 1));
+    createOrder("alice", key, orderBody(sku, 2, 1));
+
+    String metrics =
+        io.restassured.RestAssured.given()
+            .baseUri(ShopApi.URL)
+            .get("/metrics?scope=application")
+            .asString();
+
+    assertThat(metrics)
+        .containsPattern(
+            "idempotency_requests_total\\{[^}]*operation=\"orders.create\"[^}]*outcome=\"replayed\"[^}]*\\} [1-9]")
+        .containsPattern(
+            "idempotency_requests_total\\{[^}]*operation=\"orders.create\"[^}]*outcome=\"key_reused\"[^}]*\\} [1-9]")
+        .containsPattern(
+            "idempotency_requests_total\\{[^}]*operation=\"orders.create\"[^}]*outcome=\"completed\"[^}]*\\} [1-9]");
+  }
+
   static String withMerchantId(String body, String merchantOrderId) {
     return body.replaceFirst("\\{", "{\"merchantOrderId\":\"" + merchantOrderId + "\",");
   }

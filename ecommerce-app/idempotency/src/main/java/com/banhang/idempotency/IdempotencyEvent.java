@@ -1,0 +1,35 @@
+package com.banhang.idempotency;
+
+/**
+ * What happened to one keyed request, fired as a CDI event so that an application can count it
+ * (seed 000 s13: rates of new, replayed, conflicting and in-progress requests) with whatever
+ * metrics library it uses; the library itself depends on none.
+ */
+public record IdempotencyEvent(String operation, Outcome outcome) {
+
+  /** The ways a keyed request can end. */
+  public enum Outcome {
+    /** The key was claimed: the operation runs. */
+    CLAIMED,
+    /** A completed key's stored response was replayed. */
+    REPLAYED,
+    /** The key's first attempt was still running: 409. */
+    IN_PROGRESS,
+    /** The key was used for another request: 422. */
+    KEY_REUSED,
+    /** The key's remote outcome is unknown: 409 until reconciled. */
+    OUTCOME_UNKNOWN,
+    /** The key or body was refused before any claim: 400 or 413. */
+    REJECTED,
+    /** The store could not be reached: 503, nothing ran. */
+    STORE_UNAVAILABLE,
+    /** The operation's response was stored with its effect. */
+    COMPLETED,
+    /** A final 4xx decision was stored and will be replayed. */
+    REJECTION_STORED,
+    /** The claim was released: the next retry runs as new. */
+    RELEASED,
+    /** A remote operation ended with an unknown outcome; the key waits for reconciliation. */
+    MARKED_UNKNOWN
+  }
+}
