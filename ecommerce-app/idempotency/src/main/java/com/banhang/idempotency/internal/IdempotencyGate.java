@@ -209,6 +209,22 @@ public class IdempotencyGate {
     if (claim == null || state.completed() != null || state.isClaimLost()) {
       return;
     }
+    if (state.isCompletionRolledBack() && response.getStatus() < 400) {
+      // The method returned normally but its transaction rolled back (setRollbackOnly, a failed
+      // commit): its response would describe an effect that never happened.
+      response.setStatus(500);
+      response.setEntity(
+          problems.body(
+              500,
+              "operation-rolled-back",
+              "Operation rolled back",
+              "the operation's transaction was rolled back and nothing was done; retry with the"
+                  + " same key",
+              claim.operation(),
+              state.expiresAt()),
+          null,
+          jakarta.ws.rs.core.MediaType.valueOf(IdempotencyProblems.MEDIA_TYPE));
+    }
     if (!state.isExecutionStarted() && response.getStatus() < 400) {
       // The method succeeded without the interceptor: the resource is not a CDI bean, or the
       // binding was lost. Nothing was stored, so nothing protects the key: say so loudly.

@@ -28,6 +28,7 @@ public class IdempotentRequestState {
   private volatile StoredResponse completed;
   private OutcomeUnknownException outcomeUnknown;
   private boolean claimLost;
+  private volatile boolean completionRolledBack;
 
   void keyPresented(String operation, String key, Instant expiresAt) {
     this.operation = operation;
@@ -80,6 +81,7 @@ public class IdempotentRequestState {
             public void afterCompletion(int status) {
               if (status != Status.STATUS_COMMITTED) {
                 completed = null;
+                completionRolledBack = true;
               }
             }
           });
@@ -88,6 +90,11 @@ public class IdempotentRequestState {
 
   StoredResponse completed() {
     return completed;
+  }
+
+  /** The method stored its response, but its transaction then rolled back: nothing happened. */
+  boolean isCompletionRolledBack() {
+    return completionRolledBack;
   }
 
   void outcomeUnknown(OutcomeUnknownException e) {

@@ -1,0 +1,25 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.persistence.StoredResponse;
+
+/**
+ * Test-only access to the request state that the library's filter fills, so that an in-container
+ * test can call an {@code @Idempotent} CDI method directly, inside a transaction it controls, as if
+ * the filter had won the claim. Deployed in the test WAR beside the library jar: same class loader,
+ * same package.
+ */
+public final class InContainerAccess {
+
+  private InContainerAccess() {}
+
+  /** What the request filter does when its claim wins. */
+  public static void claimed(IdempotentRequestState state, ClaimedKey claim) {
+    state.claimed(claim);
+  }
+
+  /** The completion the interceptor recorded for this request; null once a rollback forgot it. */
+  public static StoredResponse completed(IdempotentRequestState state) {
+    return state.completed();
+  }
+}

@@ -1,0 +1,63 @@
+package com.banhang.itarq.app;
+
+import com.banhang.idempotency.Idempotent;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.transaction.Transactional;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.UUID;
+
+/**
+ * An idempotent operation of the kind the library is for: one business row written with JDBC in the
+ * method's JTA transaction ({@code @Transactional}), the key completed by the library's interceptor
+ * in that same transaction. The id is made here, so a second execution would make a second row.
+ */
+@Path("widgets")
+@RequestScoped
+public class WidgetResource {
+
+  @Inject Widgets widgets;
+  @Inject FailureSwitch failures;
+
+  @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+  TransactionSynchronizationRegistry transactions;
+
+  @POST
+  @Transactional
+  @Idempotent(operation = "widgets.create")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response create(JsonObject request) {
+    String id = UUID.randomUUID().toString();
+    String name = request.getString("name");
+    widgets.insert(id, name);
+    if (failures.consumeFailAfterWrite()) {
+      throw new IllegalStateException("fault injected after widget " + id + " was written");
+    }
+    if (failures.consumeRollbackOnly()) {
+      transactions.setRollbackOnly();
+    }
+    return Response.status(Response.Status.CREATED).entity(new Widget(id, name)).build();
+  }
+
+  /** Writes its row, then always fails inside the transaction. */
+  @POST
+  @Path("failing")
+  @Transactional
+  @Idempotent(operation = "widgets.create-failing")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response createThenFail(JsonObject request) {
+    String id = UUID.randomUUID().toString();
+    widgets.insert(id, request.getString("name"));
+    throw new IllegalStateException("widget " + id + " was written, then the operation failed");
+  }
+}
