@@ -1,16 +1,8 @@
 package com.banhang.shop.web;
 
 import com.banhang.idempotency.IdempotencyRecords;
-import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -18,22 +10,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Purges expired keys (CONTRACT s8): completed and released rows past their operation's TTL go, in
  * bounded batches so that no run holds locks for long; processing rows never go. A retry after
- * expiry is a new request.
+ * expiry is a new request. Run by {@link BackgroundJobs}.
  */
 @ApplicationScoped
 public class IdempotencyRetention {
 
   private static final Logger LOG = Logger.getLogger(IdempotencyRetention.class.getName());
 
-  @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
-  ManagedScheduledExecutorService scheduler;
-
   @Inject IdempotencyRecords records;
-
-  /** Delay between runs; zero turns purging off. */
-  @Inject
-  @ConfigProperty(name = "idempotency.retention.interval", defaultValue = "PT1H")
-  Duration interval;
 
   @Inject
   @ConfigProperty(name = "idempotency.retention.batch-size", defaultValue = "1000")
@@ -43,17 +27,6 @@ public class IdempotencyRetention {
   @Inject
   @ConfigProperty(name = "idempotency.retention.max-batches", defaultValue = "100")
   int maxBatches;
-
-  private ScheduledFuture<?> runs;
-
-  void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    if (interval.isZero() || interval.isNegative()) {
-      return;
-    }
-    runs =
-        scheduler.scheduleWithFixedDelay(
-            this::purgeOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-  }
 
   /** Deletes batches until one comes back short; returns how many rows went. */
   public int purgeOnce() {
@@ -74,12 +47,5 @@ public class IdempotencyRetention {
       LOG.info(() -> "purged " + total + " expired idempotency keys");
     }
     return purged;
-  }
-
-  @PreDestroy
-  void stop() {
-    if (runs != null) {
-      runs.cancel(false);
-    }
   }
 }

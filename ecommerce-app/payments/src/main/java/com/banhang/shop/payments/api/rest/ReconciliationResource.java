@@ -2,7 +2,6 @@ package com.banhang.shop.payments.api.rest;
 
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport;
-import com.banhang.shop.payments.api.ReconciliationSchedule;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
@@ -25,11 +24,10 @@ import java.time.format.DateTimeParseException;
 public class ReconciliationResource {
 
   @Inject Reconciliation reconciliation;
-  @Inject ReconciliationSchedule schedule;
 
   @POST
   public ReconciliationReport runNow(@QueryParam("minAge") String minAge) {
-    return reconciliation.reconcile(minAge == null ? schedule.minimumAge() : parse(minAge));
+    return minAge == null ? reconciliation.reconcile() : reconciliation.reconcile(parse(minAge));
   }
 
   private static Duration parse(String minAge) {

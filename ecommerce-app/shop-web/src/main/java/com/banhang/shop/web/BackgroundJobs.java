@@ -1,0 +1,73 @@
+package com.banhang.shop.web;
+
+import com.banhang.shop.payments.api.Reconciliation;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The shop's background work, on the server's managed scheduler, on every node: reconciliation of
+ * payments whose outcome is unknown (CONTRACT s7) and the purge of expired keys (s8). An interval
+ * of zero turns a job off; on-demand runs still work.
+ */
+@ApplicationScoped
+public class BackgroundJobs {
+
+  private static final Logger LOG = Logger.getLogger(BackgroundJobs.class.getName());
+
+  @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
+  ManagedScheduledExecutorService scheduler;
+
+  @Inject Reconciliation reconciliation;
+  @Inject IdempotencyRetention retention;
+
+  @Inject
+  @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
+  Duration reconciliationInterval;
+
+  @Inject
+  @ConfigProperty(name = "idempotency.retention.interval", defaultValue = "PT1H")
+  Duration retentionInterval;
+
+  private final List<ScheduledFuture<?>> runs = new ArrayList<>();
+
+  void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    every(reconciliationInterval, "reconciliation", reconciliation::reconcile);
+    every(retentionInterval, "retention", retention::purgeOnce);
+  }
+
+  private void every(Duration interval, String name, Runnable job) {
+    if (interval.isZero() || interval.isNegative()) {
+      LOG.info(() -> "scheduled " + name + " is off");
+      return;
+    }
+    Runnable guarded =
+        () -> {
+          try {
+            job.run();
+          } catch (RuntimeException e) {
+            // A failed run must not cancel the schedule.
+            LOG.log(Level.WARNING, name + " run failed", e);
+          }
+        };
+    long millis = interval.toMillis();
+    runs.add(scheduler.scheduleWithFixedDelay(guarded, millis, millis, TimeUnit.MILLISECONDS));
+  }
+
+  @PreDestroy
+  void stop() {
+    runs.forEach(run -> run.cancel(false));
+  }
+}
