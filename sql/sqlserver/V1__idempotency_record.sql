@@ -46,6 +46,14 @@ AS
 BEGIN
     SET NOCOUNT ON;
     SET XACT_ABORT ON;
+    -- A claim waits at most 5 s behind another session's lock, then fails (error 1222: the
+    -- shop answers 503) rather than holding its request thread for ever.
+    SET LOCK_TIMEOUT 5000;
+
+    -- The claim must commit on its own, before the operation runs; inside a caller's transaction
+    -- COMMIT would only decrement @@TRANCOUNT and the claim would not be visible to retries.
+    IF @@TRANCOUNT > 0
+        THROW 50001, 'usp_idempotency_claim must be called outside any transaction', 1;
 
     DECLARE @now datetimeoffset(3) = SYSDATETIMEOFFSET();
     DECLARE @locked_until datetimeoffset(3) = DATEADD(millisecond, CAST(@lease_ms AS int), @now);

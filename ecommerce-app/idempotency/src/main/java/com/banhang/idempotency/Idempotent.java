@@ -49,4 +49,11 @@ public @interface Idempotent {
    */
   @Nonbinding
   SideEffects sideEffects() default SideEffects.LOCAL;
+
+  /**
+   * Problem type slug of the 409 given to retries of a {@link SideEffects#REMOTE} key whose request
+   * ended without an answer (its lease ran out: a crash), e.g. {@code payment-outcome-unknown}.
+   */
+  @Nonbinding
+  String outcomeUnknownProblem() default "outcome-unknown";
 }

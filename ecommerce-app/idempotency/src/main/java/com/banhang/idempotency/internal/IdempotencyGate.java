@@ -146,10 +146,11 @@ public class IdempotencyGate {
     }
 
     // Phase 3: answer a duplicate.
-    request.abortWith(answerDuplicate(claimRequest, record));
+    request.abortWith(answerDuplicate(policy, claimRequest, record));
   }
 
-  private Response answerDuplicate(ClaimRequest claimRequest, IdempotencyRecord record) {
+  private Response answerDuplicate(
+      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record) {
     String operation = claimRequest.operation();
     if (!record.requestHash().equals(claimRequest.requestHash())) {
       events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED));
@@ -171,6 +172,21 @@ public class IdempotencyGate {
     if (current.outcomeUnknown() && current.response() != null) {
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN));
       return problems.withRetryAfter(StoredResponses.toResponse(current.response()));
+    }
+    if (policy.sideEffects() == SideEffects.REMOTE
+        && !current.lockedUntil().isAfter(Instant.now())) {
+      // The lease ran out with no answer recorded: the request died (a crash) after its claim,
+      // perhaps after the remote call. That is an unknown outcome, not a request still running.
+      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN));
+      return problems.withRetryAfter(
+          problems.response(
+              409,
+              policy.outcomeUnknownProblem(),
+              "Outcome unknown",
+              "the request with this key ended without an answer; it is being reconciled, retry"
+                  + " later with the same key",
+              operation,
+              current.expiresAt()));
     }
     events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS));
     return problems.keyInUse(operation, current.expiresAt());

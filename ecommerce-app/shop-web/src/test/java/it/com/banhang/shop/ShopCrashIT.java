@@ -42,6 +42,8 @@ class ShopCrashIT {
 
     Response whileUnresolved = pay("alice", orderId, key, "pm_card_ok");
     assertThat(whileUnresolved.statusCode()).isEqualTo(409);
+    assertThat((String) whileUnresolved.path("type")).endsWith("#payment-outcome-unknown");
+    assertThat(whileUnresolved.header("Retry-After")).isNotBlank();
     assertThat(Sandbox.charges(orderId)).isEqualTo(1);
 
     assertThat(Payments.reconcileNow().statusCode()).isEqualTo(200);

@@ -34,6 +34,9 @@ import jakarta.ws.rs.core.SecurityContext;
 @Produces(MediaType.APPLICATION_JSON)
 public class OrderPaymentsResource {
 
+  /** The problem every retry gets while a payment's outcome is unknown (CONTRACT s5). */
+  static final String OUTCOME_UNKNOWN = "payment-outcome-unknown";
+
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;
@@ -48,7 +51,11 @@ public class OrderPaymentsResource {
    */
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
-  @Idempotent(operation = "payments.charge", ttl = "P7D", sideEffects = SideEffects.REMOTE)
+  @Idempotent(
+      operation = "payments.charge",
+      ttl = "P7D",
+      sideEffects = SideEffects.REMOTE,
+      outcomeUnknownProblem = OUTCOME_UNKNOWN)
   public Response pay(
       @PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
     ClaimedKey claim =
@@ -67,7 +74,7 @@ public class OrderPaymentsResource {
       charge = gateway.charge(payments.gatewayRequest(payment));
     } catch (GatewayOutcomeUnknownException e) {
       throw new OutcomeUnknownException(
-          "payment-outcome-unknown",
+          OUTCOME_UNKNOWN,
           "the payment gateway did not confirm payment " + payment.id() + " in time",
           e);
     } catch (GatewayUnavailableException | GatewayRefusedException e) {
