@@ -1,5 +1,6 @@
 package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.persistence.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -41,6 +42,18 @@ public class IdempotencySettings {
   @Inject
   @ConfigProperty(name = "idempotency.stored-headers", defaultValue = "Location,Content-Type")
   List<String> storedHeaders;
+
+  /** Base64 of a 256-bit AES key; when set, stored response bodies are encrypted at rest. */
+  @Inject
+  @ConfigProperty(name = "idempotency.body-encryption-key")
+  Optional<String> bodyEncryptionKey;
+
+  public ResponseBodyCipher bodyCipher() {
+    return bodyEncryptionKey
+        .filter(k -> !k.isBlank())
+        .map(ResponseBodyCipher::aesGcm)
+        .orElse(ResponseBodyCipher.NONE);
+  }
 
   public String dataSourceName() {
     return dataSourceName;

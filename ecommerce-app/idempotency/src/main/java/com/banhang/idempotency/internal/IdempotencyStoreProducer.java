@@ -32,7 +32,9 @@ public class IdempotencyStoreProducer {
     if (current == null) {
       synchronized (this) {
         if (store == null) {
-          store = JdbcIdempotencyStore.forDataSource(lookup(settings.dataSourceName()));
+          store =
+              JdbcIdempotencyStore.forDataSource(lookup(settings.dataSourceName()))
+                  .encryptingBodiesWith(settings.bodyCipher());
         }
         current = store;
       }

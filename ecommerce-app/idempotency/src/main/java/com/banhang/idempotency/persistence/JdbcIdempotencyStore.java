@@ -31,9 +31,16 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
           + " AND status = 'PROCESSING'";
 
   protected final DataSource dataSource;
+  private ResponseBodyCipher cipher = ResponseBodyCipher.NONE;
 
   protected JdbcIdempotencyStore(DataSource dataSource) {
     this.dataSource = dataSource;
+  }
+
+  /** Encrypts the bodies this store writes from now on (and decrypts what it reads). */
+  public JdbcIdempotencyStore encryptingBodiesWith(ResponseBodyCipher cipher) {
+    this.cipher = cipher;
+    return this;
   }
 
   /**
@@ -70,7 +77,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                 + WHERE_OWNED,
             response.status(),
             response.headersAsText(),
-            response.body(),
+            cipher.seal(response.body(), claim.tenant(), claim.operation(), claim.key()),
             response.location(),
             now,
             now,
@@ -89,7 +96,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                 + WHERE_OWNED,
             problemForRetries.status(),
             problemForRetries.headersAsText(),
-            problemForRetries.body(),
+            cipher.seal(problemForRetries.body(), claim.tenant(), claim.operation(), claim.key()),
             claim.tenant(),
             claim.operation(),
             claim.key(),
@@ -187,7 +194,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   }
 
   /** Reads the {@link #COLUMNS} starting at column {@code first}. */
-  protected static IdempotencyRecord readRecord(ResultSet rs, int first) throws SQLException {
+  protected IdempotencyRecord readRecord(ResultSet rs, int first) throws SQLException {
     int i = first;
     String tenant = rs.getString(i++);
     String operation = rs.getString(i++);
@@ -203,7 +210,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     int code = rs.getInt(i++);
     boolean hasResponse = !rs.wasNull();
     String headers = rs.getString(i++);
-    byte[] body = rs.getBytes(i);
+    byte[] body = cipher.open(rs.getBytes(i), tenant, operation, key);
     StoredResponse response =
         hasResponse
             ? new StoredResponse(code, StoredResponse.headersFromText(headers), body)

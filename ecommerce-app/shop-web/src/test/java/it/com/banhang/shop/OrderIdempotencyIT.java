@@ -185,6 +185,27 @@ class OrderIdempotencyIT {
   }
 
   @Test
+  void storedBodies_areEncryptedAtRestExactlyWhenAKeyIsConfigured() {
+    boolean encrypted = Boolean.getBoolean("shop.bodies.encrypted");
+    String key = newKey();
+    String sku = newSku();
+    Response created = createOrder("alice", key, orderBody(sku, 1, 1));
+
+    String stored =
+        new String(
+            ShopDatabase.storedBody("alice", "orders.create", key),
+            java.nio.charset.StandardCharsets.ISO_8859_1);
+    Response replay = createOrder("alice", key, orderBody(sku, 1, 1));
+
+    if (encrypted) {
+      assertThat(stored).doesNotContain(sku);
+    } else {
+      assertThat(stored).contains(sku);
+    }
+    assertThat(replay.asByteArray()).isEqualTo(created.asByteArray());
+  }
+
+  @Test
   void metrics_countReplaysAndReusedKeysPerOperation() {
     String key = newKey();
     String sku = newSku();

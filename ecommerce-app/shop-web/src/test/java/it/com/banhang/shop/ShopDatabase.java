@@ -14,6 +14,29 @@ public final class ShopDatabase {
 
   private ShopDatabase() {}
 
+  /** The response body as the database holds it, encrypted or not. */
+  public static byte[] storedBody(String tenant, String operation, String key) {
+    try (Connection connection =
+            DriverManager.getConnection(
+                System.getProperty("shop.jdbc.url"),
+                System.getProperty("shop.jdbc.user"),
+                System.getProperty("shop.jdbc.password", ""));
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT response_body FROM idempotency_record"
+                    + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?")) {
+      statement.setString(1, tenant);
+      statement.setString(2, operation);
+      statement.setString(3, key);
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        return rs.getBytes(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
   public static long count(String sql, Object... parameters) {
     try (Connection connection =
             DriverManager.getConnection(
