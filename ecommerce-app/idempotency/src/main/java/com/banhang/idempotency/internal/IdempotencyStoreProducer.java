@@ -3,6 +3,7 @@ package com.banhang.idempotency.internal;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.persistence.IdempotencyStore;
 import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
+import com.banhang.idempotency.persistence.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -34,12 +35,22 @@ public class IdempotencyStoreProducer {
         if (store == null) {
           store =
               JdbcIdempotencyStore.forDataSource(lookup(settings.dataSourceName()))
-                  .encryptingBodiesWith(settings.bodyCipher());
+                  .encryptingBodiesWith(cipher());
         }
         current = store;
       }
     }
     return current;
+  }
+
+  /** A key that is not a 256-bit Base64 key leaves the store unusable: fail closed with 503. */
+  private ResponseBodyCipher cipher() {
+    try {
+      return settings.bodyCipher();
+    } catch (IllegalArgumentException e) {
+      throw new IdempotencyStoreUnavailableException(
+          "idempotency.body-encryption-key is not a Base64 256-bit key", e);
+    }
   }
 
   /** A missing data source is an unavailable store: requests fail closed with 503. */
