@@ -1,5 +1,6 @@
 package com.banhang.shop.payments.api.rest;
 
+import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.CurrentIdempotentRequest;
 import com.banhang.idempotency.Idempotent;
@@ -73,15 +74,33 @@ public class OrderPaymentsResource {
     try {
       charge = gateway.charge(payments.gatewayRequest(payment));
     } catch (GatewayOutcomeUnknownException e) {
-      throw new OutcomeUnknownException(
-          OUTCOME_UNKNOWN,
-          "the payment gateway did not confirm payment " + payment.id() + " in time",
-          e);
+      throw unknown(payment, "the payment gateway did not confirm payment %s in time", e);
     } catch (GatewayUnavailableException | GatewayRefusedException e) {
-      payments.abandon(payment.id());
+      abandon(payment);
       throw e;
     }
-    return completion.completeRequest(payment.id(), charge);
+    try {
+      return completion.completeRequest(payment.id(), charge);
+    } catch (ClaimLostException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // The gateway answered but its answer could not be recorded: releasing the key now would
+      // orphan the PENDING attempt. Leave it to reconciliation, which asks the gateway again.
+      throw unknown(payment, "payment %s was answered by the gateway but not recorded", e);
+    }
+  }
+
+  /** Certainly not charged; if even that cannot be recorded, reconciliation will find out. */
+  private void abandon(Payment payment) {
+    try {
+      payments.abandon(payment.id());
+    } catch (RuntimeException e) {
+      throw unknown(payment, "payment %s could not be settled", e);
+    }
+  }
+
+  private static OutcomeUnknownException unknown(Payment payment, String detail, Exception cause) {
+    return new OutcomeUnknownException(OUTCOME_UNKNOWN, String.format(detail, payment.id()), cause);
   }
 
   private String tenant() {
