@@ -130,6 +130,14 @@ public class IdempotencyGate {
             policy.sideEffects() == SideEffects.LOCAL);
     ClaimResult result;
     try {
+      // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
+      // before any write. New keys still go through the claim, the only arbiter of ownership.
+      IdempotencyRecord finished = finishedRecord(claimRequest);
+      if (finished != null) {
+        state.keyPresented(operation, key, finished.expiresAt());
+        request.abortWith(answerDuplicate(policy, claimRequest, finished));
+        return;
+      }
       result = store.claim(claimRequest);
     } catch (IdempotencyStoreUnavailableException e) {
       LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
@@ -147,6 +155,14 @@ public class IdempotencyGate {
 
     // Phase 3: answer a duplicate.
     request.abortWith(answerDuplicate(policy, claimRequest, record));
+  }
+
+  private IdempotencyRecord finishedRecord(ClaimRequest claim) {
+    return store
+        .find(claim.tenant(), claim.operation(), claim.key())
+        .filter(IdempotencyRecord::completed)
+        .filter(record -> record.expiresAt().isAfter(Instant.now()))
+        .orElse(null);
   }
 
   private Response answerDuplicate(
