@@ -134,7 +134,7 @@ public class IdempotencyGate {
       // before any write. New keys still go through the claim, the only arbiter of ownership.
       IdempotencyRecord finished = finishedRecord(claimRequest);
       if (finished != null) {
-        state.keyPresented(operation, key, finished.expiresAt());
+        state.keyPresented(operation, finished.expiresAt());
         request.abortWith(answerDuplicate(policy, claimRequest, finished));
         return;
       }
@@ -146,7 +146,7 @@ public class IdempotencyGate {
       return;
     }
     IdempotencyRecord record = result.record();
-    state.keyPresented(operation, key, record.expiresAt());
+    state.keyPresented(operation, record.expiresAt());
     if (result.won()) {
       state.claimed(record.claimedKey());
       events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED));

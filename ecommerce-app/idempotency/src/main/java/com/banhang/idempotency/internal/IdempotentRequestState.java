@@ -21,7 +21,6 @@ public class IdempotentRequestState {
   TransactionSynchronizationRegistry transactions;
 
   private String operation;
-  private String key;
   private Instant expiresAt;
   private ClaimedKey claim;
   private boolean executionStarted;
@@ -30,9 +29,8 @@ public class IdempotentRequestState {
   private boolean claimLost;
   private volatile boolean completionRolledBack;
 
-  void keyPresented(String operation, String key, Instant expiresAt) {
+  void keyPresented(String operation, Instant expiresAt) {
     this.operation = operation;
-    this.key = key;
     this.expiresAt = expiresAt;
   }
 
@@ -46,10 +44,6 @@ public class IdempotentRequestState {
 
   String operation() {
     return operation;
-  }
-
-  String key() {
-    return key;
   }
 
   Instant expiresAt() {
