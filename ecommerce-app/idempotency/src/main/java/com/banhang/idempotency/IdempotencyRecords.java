@@ -4,14 +4,22 @@ import com.banhang.idempotency.internal.IdempotencySettings;
 import com.banhang.idempotency.internal.StoredResponses;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.persistence.KeyStatistics;
+import com.banhang.idempotency.persistence.ProcessingPage;
+import com.banhang.idempotency.persistence.ProcessingQuery;
+import com.banhang.idempotency.persistence.PurgeRun;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Keys outside a request: what reconciliation, retention and the operator console need.
@@ -24,6 +32,7 @@ public class IdempotencyRecords {
 
   @Inject IdempotencyStore store;
   @Inject IdempotencySettings settings;
+  @Inject Event<PurgeRun> purgeRuns;
 
   /**
    * Completes a claimed key with the response its client should be given, in the caller's JTA
@@ -58,6 +67,94 @@ public class IdempotencyRecords {
   /** Keys of {@code operation} still processing that were claimed more than {@code age} ago. */
   public List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit) {
     return store.findProcessing(operation, Instant.now().minus(age), limit);
+  }
+
+  /**
+   * Keys of {@code operation} still processing that were claimed more than {@code age} ago, oldest
+   * first, without those whose last check is one of {@code skipChecks} (keys parked for an
+   * operator, which must not fill every batch).
+   */
+  public List<IdempotencyRecord> findProcessing(
+      String operation, Duration age, Set<String> skipChecks, int limit) {
+    return store.findProcessing(operation, Instant.now().minus(age), skipChecks, limit);
+  }
+
+  /**
+   * Notes on a processing key what its last check found (for payments: the reconciliation outcome),
+   * so that operators see it and readers can skip it. Fenced by the claim's attempt.
+   *
+   * @return false when the attempt no longer owns the key (nothing changed)
+   */
+  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
+    return store.recordCheck(claim, check, detail);
+  }
+
+  /** Processing keys matching {@code query}, oldest first, one page. */
+  public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
+    return store.listProcessing(query, offset, limit);
+  }
+
+  /** Keys by operation, status and age, now. */
+  public KeyStatistics statistics() {
+    return store.statistics(Instant.now());
+  }
+
+  /** Bytes the key table takes, where the database reports it. */
+  public OptionalLong tableSizeBytes() {
+    return store.tableSizeBytes();
+  }
+
+  /** The time-to-live of each operation that has one configured or used so far. */
+  public Map<String, Duration> configuredTtls() {
+    return settings.configuredTtls();
+  }
+
+  public void recordPurgeRun(PurgeRun run) {
+    store.recordPurgeRun(run);
+  }
+
+  /** The latest purge runs on any node, newest first. */
+  public List<PurgeRun> recentPurgeRuns(int limit) {
+    return store.recentPurgeRuns(limit);
+  }
+
+  /**
+   * One purge run: deletes finished keys past their expiry in bounded batches until a batch comes
+   * back short (or the configured number of batches ran), never a processing key; records the run
+   * (when, on which node, by whom, rows, duration) and announces it as a CDI event so that metrics
+   * can count it. A retry after expiry is a new request.
+   *
+   * @param startedBy {@code schedule}, or the operator's name
+   */
+  public PurgeRun purgeExpiredNow(String startedBy) {
+    Instant started = Instant.now();
+    long startNanos = System.nanoTime();
+    int purged = 0;
+    for (int batch = 0; batch < settings.purgeMaxBatches(); batch++) {
+      int deleted = store.purgeExpired(settings.purgeBatchSize());
+      purged += deleted;
+      if (deleted < settings.purgeBatchSize()) {
+        break;
+      }
+    }
+    PurgeRun run =
+        new PurgeRun(
+            started, nodeName(), startedBy, purged, (System.nanoTime() - startNanos) / 1_000_000);
+    store.recordPurgeRun(run);
+    purgeRuns.fire(run);
+    return run;
+  }
+
+  /** This server, as operators know it: host name, and the Liberty server's name if any. */
+  static String nodeName() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "unknown-host";
+    }
+    String server = System.getProperty("wlp.server.name");
+    return server == null ? host : host + "/" + server;
   }
 
   /** Deletes up to {@code batchSize} finished keys past their expiry; never a processing one. */

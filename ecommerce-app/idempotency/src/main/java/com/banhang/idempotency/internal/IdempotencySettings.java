@@ -43,6 +43,16 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.stored-headers", defaultValue = "Location,Content-Type")
   List<String> storedHeaders;
 
+  /** Rows deleted per purge statement, so that no statement holds locks for long. */
+  @Inject
+  @ConfigProperty(name = "idempotency.retention.batch-size", defaultValue = "1000")
+  int purgeBatchSize;
+
+  /** Upper bound of batches per purge run, so one run cannot go on for ever behind a flood. */
+  @Inject
+  @ConfigProperty(name = "idempotency.retention.max-batches", defaultValue = "100")
+  int purgeMaxBatches;
+
   /** Base64 of a 256-bit AES key; when set, stored response bodies are encrypted at rest. */
   @Inject
   @ConfigProperty(name = "idempotency.body-encryption-key")
@@ -53,6 +63,14 @@ public class IdempotencySettings {
         .filter(k -> !k.isBlank())
         .map(ResponseBodyCipher::aesGcm)
         .orElse(ResponseBodyCipher.NONE);
+  }
+
+  public int purgeBatchSize() {
+    return purgeBatchSize;
+  }
+
+  public int purgeMaxBatches() {
+    return purgeMaxBatches;
   }
 
   public String dataSourceName() {
@@ -87,5 +105,21 @@ public class IdempotencySettings {
     Optional<Duration> configured =
         config.getOptionalValue("idempotency.operations." + operation + ".ttl", Duration.class);
     return configured.orElseGet(() -> Duration.parse(annotated));
+  }
+
+  /**
+   * The TTL of every operation configured as {@code idempotency.operations.<operation>.ttl}, by
+   * operation name (an operation that only has its annotation's TTL is not listed).
+   */
+  public java.util.Map<String, Duration> configuredTtls() {
+    java.util.Map<String, Duration> ttls = new java.util.TreeMap<>();
+    String prefix = "idempotency.operations.";
+    for (String name : config.getPropertyNames()) {
+      if (name.startsWith(prefix) && name.endsWith(".ttl")) {
+        String operation = name.substring(prefix.length(), name.length() - ".ttl".length());
+        config.getOptionalValue(name, Duration.class).ifPresent(ttl -> ttls.put(operation, ttl));
+      }
+    }
+    return ttls;
   }
 }

@@ -5,10 +5,16 @@ import com.banhang.idempotency.persistence.ClaimRequest;
 import com.banhang.idempotency.persistence.ClaimResult;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.persistence.KeyStatistics;
+import com.banhang.idempotency.persistence.ProcessingPage;
+import com.banhang.idempotency.persistence.ProcessingQuery;
+import com.banhang.idempotency.persistence.PurgeRun;
 import com.banhang.idempotency.persistence.StoredResponse;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -50,8 +56,38 @@ final class LazyIdempotencyStore implements IdempotencyStore {
 
   @Override
   public List<IdempotencyRecord> findProcessing(
-      String operation, Instant claimedBefore, int limit) {
-    return delegate.get().findProcessing(operation, claimedBefore, limit);
+      String operation, Instant claimedBefore, Set<String> skipChecks, int limit) {
+    return delegate.get().findProcessing(operation, claimedBefore, skipChecks, limit);
+  }
+
+  @Override
+  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
+    return delegate.get().recordCheck(claim, check, detail);
+  }
+
+  @Override
+  public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
+    return delegate.get().listProcessing(query, offset, limit);
+  }
+
+  @Override
+  public KeyStatistics statistics(Instant now) {
+    return delegate.get().statistics(now);
+  }
+
+  @Override
+  public OptionalLong tableSizeBytes() {
+    return delegate.get().tableSizeBytes();
+  }
+
+  @Override
+  public void recordPurgeRun(PurgeRun run) {
+    delegate.get().recordPurgeRun(run);
+  }
+
+  @Override
+  public List<PurgeRun> recentPurgeRuns(int limit) {
+    return delegate.get().recentPurgeRuns(limit);
   }
 
   @Override

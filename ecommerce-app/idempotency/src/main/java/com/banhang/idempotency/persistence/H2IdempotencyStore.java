@@ -139,4 +139,9 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
         utcNow(),
         batchSize);
   }
+
+  @Override
+  protected String tableSizeQuery() {
+    return "SELECT DISK_SPACE_USED('IDEMPOTENCY_RECORD')";
+  }
 }

@@ -11,6 +11,10 @@ import java.time.Instant;
  * @param attempt the fencing number, raised by every takeover
  * @param response the stored response: the final one when completed, the problem served to retries
  *     when the outcome is unknown, otherwise null
+ * @param lastCheck the last check recorded on a processing row by whoever settles it (for payments,
+ *     the reconciliation outcome), or null
+ * @param lastCheckDetail words that go with {@code lastCheck}, or null
+ * @param lastCheckedAt when {@code lastCheck} was recorded, or null
  */
 public record IdempotencyRecord(
     String tenant,
@@ -24,7 +28,10 @@ public record IdempotencyRecord(
     Instant createdAt,
     Instant completedAt,
     Instant expiresAt,
-    StoredResponse response) {
+    StoredResponse response,
+    String lastCheck,
+    String lastCheckDetail,
+    Instant lastCheckedAt) {
 
   public ClaimedKey claimedKey() {
     return new ClaimedKey(tenant, operation, key, attempt);

@@ -4,6 +4,8 @@ import com.banhang.idempotency.ClaimedKey;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Where keys live. One implementation per database; all share the contract below, which the store
@@ -44,7 +46,39 @@ public interface IdempotencyStore {
   /**
    * Rows of {@code operation} in processing, claimed before {@code claimedBefore}, oldest first.
    */
-  List<IdempotencyRecord> findProcessing(String operation, Instant claimedBefore, int limit);
+  default List<IdempotencyRecord> findProcessing(
+      String operation, Instant claimedBefore, int limit) {
+    return findProcessing(operation, claimedBefore, Set.of(), limit);
+  }
+
+  /**
+   * Like {@link #findProcessing(String, Instant, int)}, skipping rows whose last check is one of
+   * {@code skipChecks}: rows parked for an operator must not fill every batch a reader examines.
+   */
+  List<IdempotencyRecord> findProcessing(
+      String operation, Instant claimedBefore, Set<String> skipChecks, int limit);
+
+  /**
+   * Records the last check of a processing row (what a reconciler found, and when), fenced like
+   * every write after the claim.
+   *
+   * @return false if the attempt no longer owns a processing row (nothing changed)
+   */
+  boolean recordCheck(ClaimedKey claim, String check, String detail);
+
+  /** Processing rows matching {@code query}, oldest first, one page of them. */
+  ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit);
+
+  /** Row counts by operation, status and age, at {@code now}. */
+  KeyStatistics statistics(Instant now);
+
+  /** Bytes the table and its indexes take, where the database reports it. */
+  OptionalLong tableSizeBytes();
+
+  void recordPurgeRun(PurgeRun run);
+
+  /** The latest purge runs, newest first. */
+  List<PurgeRun> recentPurgeRuns(int limit);
 
   /**
    * Deletes at most {@code batchSize} completed or released rows past their expiry; never a

@@ -10,8 +10,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -25,6 +29,13 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   protected static final String COLUMNS =
       "tenant_id, operation, idempotency_key, request_hash, status, outcome, attempt, locked_until,"
           + " created_at, completed_at, expires_at, response_code, response_headers, response_body";
+
+  /**
+   * {@link #COLUMNS} and the last check, for reads. The claim routines return {@link #COLUMNS}
+   * only: a row they return was just claimed, so no check applies to it yet.
+   */
+  private static final String RECORD_COLUMNS =
+      COLUMNS + ", last_check, last_check_detail, last_checked_at";
 
   private static final String WHERE_OWNED =
       " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ? AND attempt = ?"
@@ -71,7 +82,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   public boolean complete(ClaimedKey claim, StoredResponse response) {
     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     return executeUpdate(
-            "UPDATE idempotency_record SET status = 'COMPLETED', outcome = NULL, response_code = ?,"
+            "UPDATE idempotency_record SET status = 'COMPLETED', outcome = NULL, last_check = NULL,"
+                + " last_check_detail = NULL, last_checked_at = NULL, response_code = ?,"
                 + " response_headers = ?, response_body = ?, resource_ref = ?, completed_at = ?,"
                 + " locked_until = ?"
                 + WHERE_OWNED,
@@ -108,7 +120,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   public boolean release(ClaimedKey claim) {
     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     return executeUpdate(
-            "UPDATE idempotency_record SET status = 'RELEASED', outcome = NULL,"
+            "UPDATE idempotency_record SET status = 'RELEASED', outcome = NULL, last_check = NULL,"
+                + " last_check_detail = NULL, last_checked_at = NULL,"
                 + " response_code = NULL, response_headers = NULL, response_body = NULL,"
                 + " resource_ref = NULL, completed_at = ?, locked_until = ?"
                 + WHERE_OWNED,
@@ -126,7 +139,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     List<IdempotencyRecord> found =
         query(
             "SELECT "
-                + COLUMNS
+                + RECORD_COLUMNS
                 + " FROM idempotency_record"
                 + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
             tenant,
@@ -137,16 +150,221 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public List<IdempotencyRecord> findProcessing(
-      String operation, Instant claimedBefore, int limit) {
+      String operation, Instant claimedBefore, Set<String> skipChecks, int limit) {
+    List<Object> parameters = new ArrayList<>(List.of(operation, utc(claimedBefore)));
+    StringBuilder skip = new StringBuilder();
+    if (!skipChecks.isEmpty()) {
+      skip.append(" AND (last_check IS NULL OR last_check NOT IN (");
+      skip.append(String.join(", ", java.util.Collections.nCopies(skipChecks.size(), "?")));
+      skip.append("))");
+      parameters.addAll(skipChecks.stream().sorted().toList());
+    }
+    parameters.add(limit);
     // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2.
     return query(
         "SELECT "
-            + COLUMNS
+            + RECORD_COLUMNS
             + " FROM idempotency_record WHERE operation = ? AND status = 'PROCESSING'"
-            + " AND created_at < ? ORDER BY created_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
-        operation,
-        claimedBefore.atOffset(ZoneOffset.UTC),
-        limit);
+            + " AND created_at < ?"
+            + skip
+            + " ORDER BY created_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
+        parameters.toArray());
+  }
+
+  @Override
+  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
+    return executeUpdate(
+            "UPDATE idempotency_record SET last_check = ?, last_check_detail = ?,"
+                + " last_checked_at = ?"
+                + WHERE_OWNED,
+            check,
+            detail == null ? null : truncate(detail, 1000),
+            utcNow(),
+            claim.tenant(),
+            claim.operation(),
+            claim.key(),
+            claim.attempt())
+        == 1;
+  }
+
+  @Override
+  public ProcessingPage listProcessing(ProcessingQuery filter, int offset, int limit) {
+    StringBuilder where = new StringBuilder(" WHERE status = 'PROCESSING'");
+    List<Object> parameters = new ArrayList<>();
+    if (filter.tenant() != null) {
+      where.append(" AND tenant_id = ?");
+      parameters.add(filter.tenant());
+    }
+    if (filter.operation() != null) {
+      where.append(" AND operation = ?");
+      parameters.add(filter.operation());
+    }
+    if (ProcessingQuery.NEVER_CHECKED.equals(filter.lastCheck())) {
+      where.append(" AND last_check IS NULL");
+    } else if (filter.lastCheck() != null) {
+      where.append(" AND last_check = ?");
+      parameters.add(filter.lastCheck());
+    }
+    if (filter.claimedBefore() != null) {
+      where.append(" AND created_at < ?");
+      parameters.add(utc(filter.claimedBefore()));
+    }
+    int total =
+        (int) queryLong("SELECT COUNT(*) FROM idempotency_record" + where, parameters.toArray());
+    List<Object> paged = new ArrayList<>(parameters);
+    paged.add(Math.max(0, offset));
+    paged.add(Math.max(0, limit));
+    List<IdempotencyRecord> rows =
+        query(
+            "SELECT "
+                + RECORD_COLUMNS
+                + " FROM idempotency_record"
+                + where
+                + " ORDER BY created_at, tenant_id, idempotency_key"
+                + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY",
+            paged.toArray());
+    return new ProcessingPage(rows, total);
+  }
+
+  @Override
+  public KeyStatistics statistics(Instant now) {
+    KeyStatistics.AgeBucket[] buckets = KeyStatistics.AgeBucket.values();
+    StringBuilder bucketCase = new StringBuilder("CASE");
+    List<Object> parameters = new ArrayList<>();
+    for (int i = 0; i < buckets.length - 1; i++) {
+      bucketCase.append(" WHEN created_at > ? THEN ").append(i);
+      parameters.add(utc(now.minus(buckets[i].upperBound())));
+    }
+    bucketCase.append(" ELSE ").append(buckets.length - 1).append(" END");
+    // A derived table, because SQL Server cannot GROUP BY a select-list alias.
+    List<KeyStatistics.BucketCount> bucketCounts = new ArrayList<>();
+    List<KeyStatistics.StatusGroup> groups = new ArrayList<>();
+    Map<String, Long> expired = new LinkedHashMap<>();
+    try (Connection connection = dataSource.getConnection()) {
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "SELECT operation, status, bucket, COUNT(*) FROM (SELECT operation, status, "
+                  + bucketCase
+                  + " AS bucket FROM idempotency_record) r GROUP BY operation, status, bucket"
+                  + " ORDER BY operation, status, bucket")) {
+        bind(statement, parameters.toArray());
+        try (ResultSet rs = statement.executeQuery()) {
+          while (rs.next()) {
+            bucketCounts.add(
+                new KeyStatistics.BucketCount(
+                    rs.getString(1),
+                    RecordStatus.valueOf(rs.getString(2).trim()),
+                    buckets[rs.getInt(3)],
+                    rs.getLong(4)));
+          }
+        }
+      }
+      try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT operation, status, COUNT(*), MIN(created_at) FROM idempotency_record"
+                      + " GROUP BY operation, status ORDER BY operation, status");
+          ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          groups.add(
+              new KeyStatistics.StatusGroup(
+                  rs.getString(1),
+                  RecordStatus.valueOf(rs.getString(2).trim()),
+                  rs.getLong(3),
+                  instant(rs, 4)));
+        }
+      }
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "SELECT operation, COUNT(*) FROM idempotency_record WHERE status = 'PROCESSING'"
+                  + " AND locked_until < ? GROUP BY operation ORDER BY operation")) {
+        bind(statement, utc(now));
+        try (ResultSet rs = statement.executeQuery()) {
+          while (rs.next()) {
+            expired.put(rs.getString(1), rs.getLong(2));
+          }
+        }
+      }
+    } catch (SQLException e) {
+      throw unavailable("cannot count the idempotency store", e);
+    }
+    return new KeyStatistics(now, bucketCounts, groups, expired);
+  }
+
+  @Override
+  public OptionalLong tableSizeBytes() {
+    String sql = tableSizeQuery();
+    if (sql == null) {
+      return OptionalLong.empty();
+    }
+    try {
+      long bytes = queryLong(sql);
+      // H2 answers 0 for a database held in memory: that is "not known", not "empty".
+      return bytes > 0 ? OptionalLong.of(bytes) : OptionalLong.empty();
+    } catch (RuntimeException e) {
+      // A database that refuses to tell (permissions) is not an error for the console.
+      return OptionalLong.empty();
+    }
+  }
+
+  /**
+   * A query of one number: the bytes of the table and its indexes; null if the database has none.
+   */
+  protected abstract String tableSizeQuery();
+
+  @Override
+  public void recordPurgeRun(PurgeRun run) {
+    executeUpdate(
+        "INSERT INTO idempotency_purge_run (started_at, node, started_by, rows_deleted,"
+            + " duration_ms) VALUES (?, ?, ?, ?, ?)",
+        utc(run.startedAt()),
+        truncate(run.node(), 255),
+        truncate(run.startedBy(), 100),
+        run.rowsDeleted(),
+        run.durationMillis());
+  }
+
+  @Override
+  public List<PurgeRun> recentPurgeRuns(int limit) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT started_at, node, started_by, rows_deleted, duration_ms"
+                    + " FROM idempotency_purge_run ORDER BY started_at DESC, id DESC"
+                    + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
+      bind(statement, limit);
+      List<PurgeRun> runs = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          runs.add(
+              new PurgeRun(
+                  instant(rs, 1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getLong(5)));
+        }
+      }
+      return runs;
+    } catch (SQLException e) {
+      throw unavailable("cannot read the purge runs", e);
+    }
+  }
+
+  private long queryLong(String sql, Object... parameters) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      bind(statement, parameters);
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw unavailable("cannot read the idempotency store", e);
+    }
+  }
+
+  private static OffsetDateTime utc(Instant instant) {
+    return instant.atOffset(ZoneOffset.UTC);
+  }
+
+  private static String truncate(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max);
   }
 
   protected int executeUpdate(String sql, Object... parameters) {
@@ -166,7 +384,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
       List<IdempotencyRecord> records = new ArrayList<>();
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          records.add(readRecord(rs, 1));
+          records.add(readRecord(rs, 1, true));
         }
       }
       return records;
@@ -195,6 +413,12 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   /** Reads the {@link #COLUMNS} starting at column {@code first}. */
   protected IdempotencyRecord readRecord(ResultSet rs, int first) throws SQLException {
+    return readRecord(rs, first, false);
+  }
+
+  /** Reads {@link #COLUMNS}, then the last check's three columns if {@code withCheck}. */
+  private IdempotencyRecord readRecord(ResultSet rs, int first, boolean withCheck)
+      throws SQLException {
     int i = first;
     String tenant = rs.getString(i++);
     String operation = rs.getString(i++);
@@ -210,7 +434,10 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     int code = rs.getInt(i++);
     boolean hasResponse = !rs.wasNull();
     String headers = rs.getString(i++);
-    byte[] body = cipher.open(rs.getBytes(i), tenant, operation, key);
+    byte[] body = cipher.open(rs.getBytes(i++), tenant, operation, key);
+    String lastCheck = withCheck ? rs.getString(i++) : null;
+    String lastCheckDetail = withCheck ? rs.getString(i++) : null;
+    Instant lastCheckedAt = withCheck ? instant(rs, i) : null;
     StoredResponse response =
         hasResponse
             ? new StoredResponse(code, StoredResponse.headersFromText(headers), body)
@@ -227,7 +454,10 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
         createdAt,
         completedAt,
         expiresAt,
-        response);
+        response,
+        lastCheck,
+        lastCheckDetail,
+        lastCheckedAt);
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {

@@ -50,4 +50,9 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
         utcNow(),
         batchSize);
   }
+
+  @Override
+  protected String tableSizeQuery() {
+    return "SELECT pg_total_relation_size('idempotency_record')";
+  }
 }

@@ -50,4 +50,10 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
         batchSize,
         utcNow());
   }
+
+  @Override
+  protected String tableSizeQuery() {
+    return "SELECT COALESCE(SUM(used_page_count), 0) * 8192 FROM sys.dm_db_partition_stats"
+        + " WHERE object_id = OBJECT_ID('dbo.idempotency_record')";
+  }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -452,6 +453,171 @@ abstract class IdempotencyStoreContract {
             });
   }
 
+  @Test
+  void findProcessing_moreParkedRowsThanOneBatch_stillReachesTheOthers() throws Exception {
+    // Rows only an operator can settle must not fill every batch a reconciler examines.
+    for (int i = 0; i < 12; i++) {
+      ClaimedKey parked =
+          store
+              .claim(new ClaimRequest(TENANT, OPERATION, newKey(), HASH, LONG, LONG, true))
+              .record()
+              .claimedKey();
+      assertThat(store.recordCheck(parked, "NEEDS_OPERATOR", "older than the gateway keeps keys"))
+          .isTrue();
+    }
+    String unreachable = claimProcessing(OPERATION);
+    store.recordCheck(
+        store.find(TENANT, OPERATION, unreachable).orElseThrow().claimedKey(),
+        "GATEWAY_UNREACHABLE",
+        null);
+    String fresh = claimProcessing(OPERATION);
+    Instant cutoff = Instant.now().plusMillis(1);
+
+    assertThat(keys(store.findProcessing(OPERATION, cutoff, 10))).hasSize(10);
+    assertThat(keys(store.findProcessing(OPERATION, cutoff, Set.of("NEEDS_OPERATOR"), 10)))
+        .containsExactly(unreachable, fresh);
+    assertThat(
+            keys(
+                store.findProcessing(
+                    OPERATION, cutoff, Set.of("NEEDS_OPERATOR", "GATEWAY_UNREACHABLE"), 10)))
+        .containsExactly(fresh);
+  }
+
+  @Test
+  void recordCheck_ownedRow_isRecorded_staleAttemptOrFinishedRow_isNot() throws Exception {
+    String key = newKey();
+    ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey();
+    Instant before = Instant.now().minusSeconds(1);
+
+    assertThat(store.recordCheck(claim, "GATEWAY_UNREACHABLE", "connection refused")).isTrue();
+    IdempotencyRecord checked = store.find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(checked.lastCheck()).isEqualTo("GATEWAY_UNREACHABLE");
+    assertThat(checked.lastCheckDetail()).isEqualTo("connection refused");
+    assertThat(checked.lastCheckedAt()).isAfter(before);
+
+    ClaimedKey stale =
+        new ClaimedKey(claim.tenant(), claim.operation(), claim.key(), claim.attempt() + 1);
+    assertThat(store.recordCheck(stale, "NEEDS_OPERATOR", null)).isFalse();
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().lastCheck())
+        .isEqualTo("GATEWAY_UNREACHABLE");
+    // A finished key has no check left to show, and takes none.
+    assertThat(store.complete(claim, response("x"))).isTrue();
+    assertThat(store.recordCheck(claim, "NEEDS_OPERATOR", null)).isFalse();
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().lastCheck()).isNull();
+  }
+
+  @Test
+  void listProcessing_filtersPagesAndCountsOnTheServer() throws Exception {
+    List<String> mine = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      mine.add(claimProcessing(OPERATION));
+    }
+    store.claim(new ClaimRequest("bob", OPERATION, newKey(), HASH, LONG, LONG, false));
+    claimProcessing("payments.charge");
+    String done = newKey();
+    store.complete(
+        store.claim(request(done, HASH, LONG, LONG, false)).record().claimedKey(), response("d"));
+    store.recordCheck(
+        store.find(TENANT, OPERATION, mine.get(3)).orElseThrow().claimedKey(),
+        "NEEDS_OPERATOR",
+        null);
+    Instant later = Instant.now().plusSeconds(1);
+
+    ProcessingQuery aliceOrders = new ProcessingQuery(TENANT, OPERATION, null, later);
+    ProcessingPage first = store.listProcessing(aliceOrders, 0, 2);
+    ProcessingPage third = store.listProcessing(aliceOrders, 4, 2);
+    assertThat(first.total()).isEqualTo(5);
+    assertThat(keys(first.rows())).containsExactly(mine.get(0), mine.get(1));
+    assertThat(keys(third.rows())).containsExactly(mine.get(4));
+
+    assertThat(store.listProcessing(new ProcessingQuery(null, null, null, null), 0, 100).total())
+        .isEqualTo(7);
+    assertThat(store.listProcessing(new ProcessingQuery("bob", null, null, null), 0, 10).total())
+        .isEqualTo(1);
+    assertThat(
+            keys(
+                store
+                    .listProcessing(new ProcessingQuery(null, null, "NEEDS_OPERATOR", null), 0, 10)
+                    .rows()))
+        .containsExactly(mine.get(3));
+    assertThat(
+            store
+                .listProcessing(
+                    new ProcessingQuery(TENANT, OPERATION, ProcessingQuery.NEVER_CHECKED, null),
+                    0,
+                    10)
+                .total())
+        .isEqualTo(4);
+    assertThat(
+            store
+                .listProcessing(
+                    new ProcessingQuery(null, null, null, Instant.now().minusSeconds(60)), 0, 10)
+                .total())
+        .isZero();
+  }
+
+  @Test
+  void statistics_countsRowsByOperationStatusAndAge_andExpiredLeases() throws Exception {
+    claimProcessing(OPERATION);
+    claimProcessing(OPERATION);
+    String done = newKey();
+    store.complete(
+        store.claim(request(done, HASH, LONG, LONG, false)).record().claimedKey(), response("d"));
+    store.claim(
+        new ClaimRequest(TENANT, "payments.charge", newKey(), HASH, SHORT_LEASE, LONG, true));
+    pastShortLease();
+
+    Instant now = Instant.now();
+    KeyStatistics stats = store.statistics(now);
+    assertThat(stats.processing(OPERATION)).isEqualTo(2);
+    assertThat(stats.processing("payments.charge")).isEqualTo(1);
+    assertThat(stats.processingByAge(OPERATION))
+        .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 2L)
+        .containsEntry(KeyStatistics.AgeBucket.OLDER, 0L);
+    assertThat(stats.expiredLeases()).containsExactly(Map.entry("payments.charge", 1L));
+    assertThat(stats.oldestProcessing(OPERATION)).isBefore(now);
+    assertThat(stats.groups())
+        .anySatisfy(
+            g -> {
+              assertThat(g.operation()).isEqualTo(OPERATION);
+              assertThat(g.status()).isEqualTo(RecordStatus.COMPLETED);
+              assertThat(g.rows()).isEqualTo(1);
+            });
+
+    // Seen from a day later, the same rows are all in the oldest bucket.
+    KeyStatistics dayLater = store.statistics(now.plus(Duration.ofDays(2)));
+    assertThat(dayLater.processingByAge(OPERATION))
+        .containsEntry(KeyStatistics.AgeBucket.OLDER, 2L)
+        .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 0L);
+    assertThat(dayLater.expiredLeases()).containsEntry(OPERATION, 2L);
+  }
+
+  @Test
+  void purgeRuns_recordedAndReadNewestFirst() {
+    Instant start = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    String node = "node-" + newKey();
+    store.recordPurgeRun(new PurgeRun(start, node, "schedule", 12, 34));
+    store.recordPurgeRun(new PurgeRun(start.plusSeconds(1), node, "operator", 0, 5));
+
+    List<PurgeRun> runs = store.recentPurgeRuns(2);
+    assertThat(runs)
+        .containsExactly(
+            new PurgeRun(start.plusSeconds(1), node, "operator", 0, 5),
+            new PurgeRun(start, node, "schedule", 12, 34));
+  }
+
+  @Test
+  void tableSizeBytes_whenReported_isPositive() {
+    claimProcessingQuietly();
+    assertThat(store.tableSizeBytes())
+        .satisfiesAnyOf(
+            size -> assertThat(size).isEmpty(), size -> assertThat(size.getAsLong()).isPositive());
+    assertThat(store.tableSizeBytes().isPresent()).isEqualTo(reportsTableSize());
+  }
+
+  /** Whether this database tells the size of a table (an in-memory H2 does not). */
+  abstract boolean reportsTableSize();
+
   // ------------------------------------------------------------------ helpers
 
   static String newKey() {
@@ -486,6 +652,10 @@ abstract class IdempotencyStoreContract {
     store.claim(new ClaimRequest(TENANT, operation, key, HASH, LONG, LONG, false));
     Thread.sleep(5);
     return key;
+  }
+
+  private void claimProcessingQuietly() {
+    store.claim(new ClaimRequest(TENANT, OPERATION, newKey(), HASH, LONG, LONG, false));
   }
 
   private static List<String> keys(List<IdempotencyRecord> records) {

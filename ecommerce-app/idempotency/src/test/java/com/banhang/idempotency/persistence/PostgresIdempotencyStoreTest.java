@@ -36,4 +36,9 @@ class PostgresIdempotencyStoreTest extends IdempotencyStoreContract {
   Class<? extends JdbcIdempotencyStore> expectedStoreClass() {
     return PostgresIdempotencyStore.class;
   }
+
+  @Override
+  boolean reportsTableSize() {
+    return true;
+  }
 }

@@ -1,16 +1,17 @@
 package com.banhang.shop.web;
 
 import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.PurgeRun;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Purges expired keys (CONTRACT s8): completed and released rows past their operation's TTL go, in
- * bounded batches so that no run holds locks for long; processing rows never go. A retry after
- * expiry is a new request. Run by {@link BackgroundJobs}.
+ * The scheduled purge of expired keys (docs/idempotency.md, retention): completed and released
+ * rows past their operation's TTL go, in bounded batches (idempotency.retention.batch-size and
+ * max-batches); processing rows never go. Every run is recorded, so operators see it in the
+ * console. Run by {@link BackgroundJobs}; operators can also run it from the console.
  */
 @ApplicationScoped
 public class IdempotencyRetention {
@@ -19,33 +20,17 @@ public class IdempotencyRetention {
 
   @Inject IdempotencyRecords records;
 
-  @Inject
-  @ConfigProperty(name = "idempotency.retention.batch-size", defaultValue = "1000")
-  int batchSize;
-
-  /** Upper bound of batches per run, so one run cannot go on for ever behind a flood of keys. */
-  @Inject
-  @ConfigProperty(name = "idempotency.retention.max-batches", defaultValue = "100")
-  int maxBatches;
-
-  /** Deletes batches until one comes back short; returns how many rows went. */
+  /** One scheduled run; returns how many rows went (0 when the run failed, which is logged). */
   public int purgeOnce() {
-    int purged = 0;
     try {
-      for (int batch = 0; batch < maxBatches; batch++) {
-        int deleted = records.purgeExpired(batchSize);
-        purged += deleted;
-        if (deleted < batchSize) {
-          break;
-        }
+      PurgeRun run = records.purgeExpiredNow("schedule");
+      if (run.rowsDeleted() > 0) {
+        LOG.info(() -> "purged " + run.rowsDeleted() + " expired idempotency keys");
       }
+      return run.rowsDeleted();
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "purging expired idempotency keys failed", e);
+      return 0;
     }
-    int total = purged;
-    if (total > 0) {
-      LOG.info(() -> "purged " + total + " expired idempotency keys");
-    }
-    return purged;
   }
 }
