@@ -16,6 +16,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
@@ -24,8 +25,9 @@ import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 
 /**
- * {@code /v1/charges}: create a charge under an idempotency key, and look a charge up by its key
- * (how the shop reconciles a charge whose outcome it never learnt).
+ * {@code /v1/charges}: create a charge under an idempotency key, look a charge up by its key (how
+ * the shop reconciles a charge whose outcome it never learnt) or by its id (how an operator
+ * confirms a charge the key no longer finds).
  */
 @Path("/charges")
 @RequestScoped
@@ -111,6 +113,25 @@ public class ChargesResource {
                     Response.Status.NOT_FOUND.getStatusCode(),
                     "no_such_charge",
                     "no charge holds this Idempotency-Key (never charged, or older than the key retention)"));
+  }
+
+  /**
+   * A charge by its id (succeeded or declined), or 404 {@code no_such_charge}. Unlike the lookup by
+   * key it does not end with the key retention, so an operator can check a charge id a customer or
+   * the processor's dashboard gave them after the shop's key lookup stopped finding it.
+   */
+  @GET
+  @Path("/{id}")
+  public Response findById(@PathParam("id") String chargeId) {
+    return charges
+        .findById(chargeId)
+        .map(charge -> Response.ok(ChargeJson.of(charge)).build())
+        .orElseGet(
+            () ->
+                ApiError.response(
+                    Response.Status.NOT_FOUND.getStatusCode(),
+                    "no_such_charge",
+                    "no charge has this id"));
   }
 
   /**

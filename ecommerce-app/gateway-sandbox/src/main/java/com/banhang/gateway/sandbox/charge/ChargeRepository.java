@@ -102,6 +102,23 @@ public class ChargeRepository {
   }
 
   /**
+   * A charge by its id, whether or not its key still holds it: an id names one charge for ever, so
+   * an operator can confirm a charge after the key retention has run out.
+   */
+  public Optional<Charge> findById(String chargeId) {
+    String sql = "SELECT " + COLUMNS + " FROM gateway_charge WHERE id = ?";
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setString(1, chargeId);
+      try (ResultSet rows = statement.executeQuery()) {
+        return rows.next() ? Optional.of(toCharge(rows)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new ChargeStoreException("could not read a charge by id", e);
+    }
+  }
+
+  /**
    * Inserts a charge unless its key is taken. The unique constraint decides, so of any number of
    * concurrent inserts with one key exactly one returns true.
    *

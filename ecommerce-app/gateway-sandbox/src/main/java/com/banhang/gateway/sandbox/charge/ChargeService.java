@@ -130,6 +130,14 @@ public class ChargeService {
     return findLive(idempotencyKey, false);
   }
 
+  /**
+   * A charge by its id, succeeded or declined, also after its key's retention: a processor keeps
+   * its charges, it only forgets which key made them.
+   */
+  public Optional<Charge> findById(String chargeId) {
+    return repository.findById(chargeId);
+  }
+
   /** Succeeded and declined charges of one order reference. */
   public ChargeCounts countsFor(String orderReference) {
     return repository.countsFor(orderReference);

@@ -104,6 +104,19 @@ class ChargeRepositoryTest {
   }
 
   @Test
+  void findsAChargeByItsIdAlsoAfterItsKeyWasRetired() {
+    Charge old = charge("key-4", ChargeStatus.SUCCEEDED, "order-4");
+    repository.insert(old);
+    repository.retireKey(old.id(), "key-4");
+
+    assertThat(repository.findById(old.id()))
+        .as("the id still names the charge, with the key it was created under")
+        .contains(old);
+    assertThat(repository.findById(old.id().toUpperCase())).as("ids are case-sensitive").isEmpty();
+    assertThat(repository.findById("ch_unknown")).isEmpty();
+  }
+
+  @Test
   void countsSucceededAndDeclinedChargesPerOrderAndInTotal() {
     repository.insert(charge("a", ChargeStatus.SUCCEEDED, "order-a"));
     repository.insert(charge("b", ChargeStatus.SUCCEEDED, "order-a"));

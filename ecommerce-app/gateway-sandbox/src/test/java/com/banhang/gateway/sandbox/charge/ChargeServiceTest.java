@@ -354,6 +354,18 @@ class ChargeServiceTest {
   }
 
   @Test
+  void aChargeIsFoundByItsIdAfterItsKeyExpiredAndANewChargeTookTheKey() {
+    Charge old = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    clock.advance(Duration.ofHours(24));
+    Charge renewed = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+
+    assertThat(service.findByKey(KEY)).contains(renewed);
+    assertThat(service.findById(old.id())).contains(old);
+    assertThat(service.findById(renewed.id())).contains(renewed);
+    assertThat(service.findById("ch_never")).isEmpty();
+  }
+
+  @Test
   void aLostRequestForAnExpiredKeyLeavesTheOldChargeAsItWas() {
     Charge old = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
     clock.advance(Duration.ofHours(24));

@@ -4,6 +4,7 @@ import static com.banhang.gateway.sandbox.it.Sandbox.BASE_URI;
 import static com.banhang.gateway.sandbox.it.Sandbox.charge;
 import static com.banhang.gateway.sandbox.it.Sandbox.chargeBody;
 import static com.banhang.gateway.sandbox.it.Sandbox.lookup;
+import static com.banhang.gateway.sandbox.it.Sandbox.lookupById;
 import static com.banhang.gateway.sandbox.it.Sandbox.stats;
 import static com.banhang.gateway.sandbox.it.Sandbox.unique;
 import static io.restassured.RestAssured.given;
@@ -148,6 +149,32 @@ class ChargeIdempotencyIT {
     Response noKey = given().baseUri(BASE_URI).get("/charges");
     assertThat(noKey.statusCode()).isEqualTo(400);
     assertThat(noKey.jsonPath().getString("error")).isEqualTo("idempotency_key_missing");
+  }
+
+  @Test
+  void aChargeIsFoundByItsIdWithTheShapeOfTheKeyLookupAndAnUnknownIdIsNotFound() {
+    String key = unique("by-id");
+    String order = unique("order");
+    Response created = charge(key, chargeBody(730_000, order, "pm_card_declined"));
+    assertThat(created.statusCode()).isEqualTo(402);
+    JsonObject charge = json(created.body().asString());
+
+    Response found = lookupById(charge.getString("id"));
+
+    assertThat(found.statusCode()).isEqualTo(200);
+    assertThat(found.contentType()).startsWith("application/json");
+    JsonObject byId = json(found.body().asString());
+    assertThat(byId).isEqualTo(charge).isEqualTo(json(lookup(key).body().asString()));
+    assertThat(byId.getString("status")).isEqualTo("declined");
+    assertThat(byId.getJsonNumber("amount").longValueExact()).isEqualTo(730_000L);
+    assertThat(byId.getString("currency")).isEqualTo("VND");
+    assertThat(byId.getString("orderReference")).isEqualTo(order);
+    assertThat(byId.getString("idempotencyKey")).isEqualTo(key);
+
+    Response missing = lookupById("ch_" + unique("never"));
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(missing.contentType()).startsWith("application/json");
+    assertThat(missing.jsonPath().getString("error")).isEqualTo("no_such_charge");
   }
 
   @Test

@@ -45,6 +45,10 @@ final class Sandbox {
     return given().baseUri(BASE_URI).queryParam("idempotencyKey", key).get("/charges");
   }
 
+  static Response lookupById(String chargeId) {
+    return given().baseUri(BASE_URI).pathParam("id", chargeId).get("/charges/{id}");
+  }
+
   static Response stats(String orderReference) {
     return given().baseUri(BASE_URI).queryParam("orderReference", orderReference).get("/stats");
   }

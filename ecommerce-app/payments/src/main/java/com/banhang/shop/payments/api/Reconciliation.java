@@ -4,6 +4,7 @@ import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecords;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayCharge;
@@ -12,21 +13,25 @@ import com.banhang.shop.payments.application.PaymentGateway;
 import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Resolves payments.charge keys left in processing (CONTRACT s7): the request crashed, or the
- * gateway's answer was lost. For each key older than the minimum age, the gateway is asked for the
- * charge under the payment's gateway key, never charged again under a new one:
+ * Resolves payments.charge keys left in processing (docs/payments.md, "Reconciliation"): the
+ * request crashed, or the gateway's answer was lost. For each key older than the minimum age, the
+ * gateway is asked for the charge under the payment's gateway key, never charged again under a new
+ * one:
  *
  * <ul>
  *   <li>charged (or declined): the payment is recorded and the key completed with the answer the
@@ -37,19 +42,44 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *   <li>gateway unreachable: left for the next run.
  * </ul>
  *
- * Safe on several nodes at once: every write is fenced by the claim's attempt and the payment row
- * is locked while it is settled, so a second reconciler finds it settled.
+ * <p>Every key examined that stays in processing (still running, gateway unreachable, failed, needs
+ * an operator) gets its check recorded on its row ({@link IdempotencyRecords#recordCheck}), so the
+ * operator console shows why it is stuck; every examined key fires {@link ReconciliationChecked}
+ * for the metrics.
+ *
+ * <p><b>Keys parked for an operator are left out of runs.</b> A key marked {@code NEEDS_OPERATOR}
+ * (older than the gateway's key retention and unknown to the gateway) would be examined again by
+ * every run with the same result; since runs take the oldest keys first, enough of them would fill
+ * every batch and starve the keys a run can still settle. So a run skips keys whose last check is
+ * {@code NEEDS_OPERATOR}: they are settled only by an operator, either {@link #reconcileKey} (which
+ * examines one key now, whatever its age or last check) or {@link PaymentResolution}.
+ *
+ * <p>Safe on several nodes at once: every write is fenced by the claim's attempt and the payment
+ * row is locked while it is settled, so a second reconciler finds it settled.
  */
 @ApplicationScoped
 public class Reconciliation {
 
   static final String OPERATION = "payments.charge";
+
+  /** Last checks that keep a key out of runs: only an operator can settle it. */
+  static final Set<String> OPERATOR_ONLY = Set.of(Outcome.NEEDS_OPERATOR.name());
+
+  /** Outcomes after which the key is still in processing: their check is recorded on the key. */
+  private static final Set<Outcome> LEAVE_PROCESSING =
+      EnumSet.of(
+          Outcome.NEEDS_OPERATOR,
+          Outcome.GATEWAY_UNREACHABLE,
+          Outcome.FAILED,
+          Outcome.STILL_RUNNING);
+
   private static final Logger LOG = Logger.getLogger(Reconciliation.class.getName());
 
   @Inject IdempotencyRecords records;
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;
+  @Inject Event<ReconciliationChecked> checks;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.batch-size", defaultValue = "100")
@@ -64,29 +94,61 @@ public class Reconciliation {
   Duration gatewayKeyRetention;
 
   /**
-   * Keys younger than this may still have their request running: left alone. Seed 001's two
-   * minutes, far inside the gateway's key retention.
+   * Keys younger than this may still have their request running: left alone. Two minutes, far
+   * inside the gateway's key retention (docs/payments.md, "When it runs").
    */
   @Inject
   @ConfigProperty(name = "payments.reconciliation.min-age", defaultValue = "PT2M")
   Duration defaultMinimumAge;
+
+  /** What became of one key, and why, in words for the operator console. */
+  private record Check(Outcome outcome, String detail) {}
 
   /** One run over the keys older than the configured minimum age (what the schedule runs). */
   public ReconciliationReport reconcile() {
     return reconcile(defaultMinimumAge);
   }
 
+  /** One run over the oldest keys claimed more than {@code minimumAge} ago, except parked ones. */
   public ReconciliationReport reconcile(Duration minimumAge) {
     List<Outcome> outcomes = new ArrayList<>();
-    Instant now = Instant.now();
-    for (IdempotencyRecord record : records.findProcessing(OPERATION, minimumAge, batchSize)) {
-      outcomes.add(stillLeased(record, now) ? Outcome.STILL_RUNNING : reconcileSafely(record));
+    for (IdempotencyRecord record :
+        records.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
+      outcomes.add(examine(record));
     }
     ReconciliationReport report = ReconciliationReport.of(outcomes);
     if (report.examined() > 0) {
       LOG.info(() -> "reconciled payments.charge keys: " + report);
     }
     return report;
+  }
+
+  /**
+   * Examines one payments.charge key now, whatever its age and its last check (an operator's
+   * "reconcile this key"), by the same rules as a run: a key whose lease still runs is left alone
+   * ({@code STILL_RUNNING}), and so on. Its check is recorded and the event fired as in a run.
+   *
+   * @return {@link Outcome#NOT_PROCESSING} when there is no such key in processing; then nothing
+   *     was changed, recorded or fired
+   */
+  public Outcome reconcileKey(String tenant, String key) {
+    Optional<IdempotencyRecord> record = records.find(tenant, OPERATION, key);
+    if (record.isEmpty() || record.get().status() != RecordStatus.PROCESSING) {
+      return Outcome.NOT_PROCESSING;
+    }
+    Outcome outcome = examine(record.get());
+    LOG.info(() -> "reconciled one payments.charge key on request: " + outcome);
+    return outcome;
+  }
+
+  private Outcome examine(IdempotencyRecord record) {
+    Check check =
+        stillLeased(record, Instant.now()) ? stillRunning(record) : reconcileSafely(record);
+    if (LEAVE_PROCESSING.contains(check.outcome())) {
+      recordCheck(record.claimedKey(), check);
+    }
+    fire(check.outcome());
+    return check.outcome();
   }
 
   /**
@@ -98,18 +160,31 @@ public class Reconciliation {
     return !record.outcomeUnknown() && record.lockedUntil().isAfter(now);
   }
 
-  private Outcome reconcileSafely(IdempotencyRecord record) {
+  private static Check stillRunning(IdempotencyRecord record) {
+    return new Check(
+        Outcome.STILL_RUNNING,
+        "its request may still be running: its lease lasts until "
+            + record.lockedUntil()
+            + "; left alone until then");
+  }
+
+  private Check reconcileSafely(IdempotencyRecord record) {
     try {
       return reconcile(record.claimedKey(), record.createdAt());
     } catch (ClaimLostException | PersistenceException e) {
-      return Outcome.SETTLED_ELSEWHERE;
+      return new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not reconcile a payments.charge key", e);
-      return Outcome.FAILED;
+      return new Check(
+          Outcome.FAILED,
+          "unexpected error, tried again next run: "
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage());
     }
   }
 
-  private Outcome reconcile(ClaimedKey claim, Instant claimedAt) {
+  private Check reconcile(ClaimedKey claim, Instant claimedAt) {
     Optional<Payment> attempt = payments.attemptOf(claim);
     if (attempt.isEmpty()) {
       // The attempt commits before the gateway call: without one, nothing was ever sent.
@@ -123,39 +198,76 @@ public class Reconciliation {
     };
   }
 
-  private Outcome askGateway(ClaimedKey claim, Payment payment, Instant claimedAt) {
+  private Check askGateway(ClaimedKey claim, Payment payment, Instant claimedAt) {
     Optional<GatewayCharge> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
-      return Outcome.GATEWAY_UNREACHABLE;
+      return new Check(
+          Outcome.GATEWAY_UNREACHABLE,
+          "the gateway could not be asked for the charge under gateway key "
+              + payment.gatewayKey()
+              + ": "
+              + e.getMessage());
     }
     if (charge.isEmpty()) {
       if (claimedAt.plus(gatewayKeyRetention).isBefore(Instant.now())) {
-        return Outcome.NEEDS_OPERATOR;
+        return new Check(
+            Outcome.NEEDS_OPERATOR,
+            "the gateway has no charge under gateway key "
+                + payment.gatewayKey()
+                + ", but the key was claimed more than "
+                + gatewayKeyRetention
+                + " ago, longer than the gateway keeps keys: it may have forgotten a charge. Check"
+                + " the processor for a charge of order "
+                + payment.orderId()
+                + " and resolve the key as charged or not charged");
       }
       payments.abandon(payment.id());
       return release(claim);
     }
     Payment settled = completion.completeClaim(claim, payment.id(), charge.get());
-    return outcomeOf(settled);
+    return settledCheck(settled);
   }
 
   /** The payment was recorded but its key was not completed (settled by another path). */
-  private Outcome completeSettled(ClaimedKey claim, Payment payment) {
+  private Check completeSettled(ClaimedKey claim, Payment payment) {
     records.complete(claim, PaymentResponses.forSettled(payment));
-    return outcomeOf(payment);
+    return settledCheck(payment);
   }
 
-  private Outcome release(ClaimedKey claim) {
-    return records.release(claim) ? Outcome.RELEASED : Outcome.SETTLED_ELSEWHERE;
+  private Check release(ClaimedKey claim) {
+    return records.release(claim)
+        ? new Check(Outcome.RELEASED, "nothing was charged: the key was released")
+        : new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
   }
 
-  private static Outcome outcomeOf(Payment payment) {
+  private static Check settledCheck(Payment payment) {
     return switch (payment.status()) {
-      case CAPTURED -> Outcome.CAPTURED;
-      case DECLINED -> Outcome.DECLINED;
-      default -> Outcome.SETTLED_ELSEWHERE;
+      case CAPTURED -> new Check(Outcome.CAPTURED, "charged: " + payment.gatewayChargeId());
+      case DECLINED -> new Check(Outcome.DECLINED, "declined: " + payment.gatewayChargeId());
+      default ->
+          new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     };
+  }
+
+  /**
+   * Bookkeeping for the console only: a stale attempt (false) or a store that fails must not turn
+   * the key's outcome into something else, nor stop the run.
+   */
+  private void recordCheck(ClaimedKey claim, Check check) {
+    try {
+      records.recordCheck(claim, check.outcome().name(), check.detail());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "could not record the check of a payments.charge key", e);
+    }
+  }
+
+  private void fire(Outcome outcome) {
+    try {
+      checks.fire(new ReconciliationChecked(outcome));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "an observer of ReconciliationChecked failed", e);
+    }
   }
 }

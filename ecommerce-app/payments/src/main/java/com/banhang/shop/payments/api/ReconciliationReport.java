@@ -26,13 +26,21 @@ public record ReconciliationReport(int examined, Map<Outcome, Integer> outcomes)
     /** Another worker or node settled it first (fenced). */
     SETTLED_ELSEWHERE,
     /** Unexpected failure; logged, tried again next run. */
-    FAILED
+    FAILED,
+    /**
+     * Only for one key examined on an operator's request: the key is not a payments.charge key in
+     * processing (unknown, completed or released), so there is nothing to reconcile; nothing
+     * changed. A run never meets it (it only takes keys in processing) and does not list it.
+     */
+    NOT_PROCESSING
   }
 
   static ReconciliationReport of(Iterable<Outcome> results) {
     Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
     for (Outcome outcome : Outcome.values()) {
-      counts.put(outcome, 0);
+      if (outcome != Outcome.NOT_PROCESSING) {
+        counts.put(outcome, 0);
+      }
     }
     int examined = 0;
     for (Outcome outcome : results) {

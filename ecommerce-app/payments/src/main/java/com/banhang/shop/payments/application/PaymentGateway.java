@@ -24,4 +24,13 @@ public interface PaymentGateway {
    * @throws GatewayUnavailableException when the processor cannot be asked now
    */
   Optional<GatewayCharge> findByKey(String gatewayKey);
+
+  /**
+   * The charge with this id, whatever key made it and however long ago: how an operator checks a
+   * charge id for a payment whose gateway key the processor no longer finds.
+   *
+   * @return empty when the processor has no charge with this id
+   * @throws GatewayUnavailableException when the processor cannot be asked now
+   */
+  Optional<GatewayChargeDetails> findCharge(String chargeId);
 }

@@ -1,9 +1,12 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
+import com.banhang.shop.payments.api.GatewayCallFailed;
 import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayRefusedException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.ProcessingException;
@@ -11,6 +14,9 @@ import jakarta.ws.rs.core.Response;
 import java.net.ConnectException;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -20,11 +26,18 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * shop answers within its clients' timeout budget; override them with the usual Fault Tolerance
  * properties, e.g. {@code
  * com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries}.
+ *
+ * <p>Every failed try fires {@link GatewayCallFailed}, so the operator console sees gateway errors
+ * even when a retry hides them from the caller.
  */
 @ApplicationScoped
 public class GatewayCalls {
 
+  private static final Logger LOG = Logger.getLogger(GatewayCalls.class.getName());
+
   @Inject @RestClient GatewayChargesClient client;
+
+  @Inject Event<GatewayCallFailed> failedCalls;
 
   /**
    * @param failures told of every failed call, so the caller knows whether any may have charged
@@ -41,6 +54,7 @@ public class GatewayCalls {
       return answer(send(request));
     } catch (GatewayCallFailedException e) {
       failures.accept(e);
+      fireFailed(GatewayCallFailed.CHARGE, e.mayHaveCharged());
       throw e;
     }
   }
@@ -83,9 +97,34 @@ public class GatewayCalls {
 
   @Retry(maxRetries = 2, delay = 200, jitter = 100, maxDuration = 10_000)
   public Optional<GatewayCharge> findByKey(String gatewayKey) {
+    try {
+      return lookup(client::findByKey, gatewayKey)
+          .map(
+              charge ->
+                  new GatewayCharge(
+                      charge.getString("id"), "succeeded".equals(charge.getString("status"))));
+    } catch (GatewayCallFailedException e) {
+      fireFailed(GatewayCallFailed.FIND_BY_KEY, false);
+      throw e;
+    }
+  }
+
+  /** Same retries as {@link #findByKey}: a lookup charges nothing, so every failure may retry. */
+  @Retry(maxRetries = 2, delay = 200, jitter = 100, maxDuration = 10_000)
+  public Optional<GatewayChargeDetails> findCharge(String chargeId) {
+    try {
+      return lookup(client::findById, chargeId).map(GatewayCalls::details);
+    } catch (GatewayCallFailedException e) {
+      fireFailed(GatewayCallFailed.FIND_CHARGE, false);
+      throw e;
+    }
+  }
+
+  /** One GET: the charge's JSON on 200, empty on 404, a failed call otherwise. */
+  private static Optional<JsonObject> lookup(Function<String, Response> get, String argument) {
     Response response;
     try {
-      response = client.findByKey(gatewayKey);
+      response = get.apply(argument);
     } catch (ProcessingException e) {
       throw transportFailure(e);
     }
@@ -96,10 +135,37 @@ public class GatewayCalls {
       if (response.getStatus() != 200) {
         throw new GatewayCallFailedException("lookup answered " + response.getStatus(), true, null);
       }
-      JsonObject charge = response.readEntity(JsonObject.class);
-      return Optional.of(
-          new GatewayCharge(
-              charge.getString("id"), "succeeded".equals(charge.getString("status"))));
+      return Optional.of(response.readEntity(JsonObject.class));
+    } catch (ProcessingException e) {
+      // A body broken off mid-way: the lookup failed, like any other transport error.
+      throw transportFailure(e);
+    }
+  }
+
+  private static GatewayChargeDetails details(JsonObject charge) {
+    try {
+      return new GatewayChargeDetails(
+          charge.getString("id"),
+          "succeeded".equals(charge.getString("status")),
+          charge.getJsonNumber("amount").longValueExact(),
+          charge.getString("currency"),
+          charge.getString("orderReference"),
+          charge.getString("idempotencyKey", null));
+    } catch (RuntimeException e) {
+      // A body without the members an operator's check needs cannot be trusted: a failed call.
+      throw new GatewayCallFailedException("lookup answered an unreadable charge", true, e);
+    }
+  }
+
+  /**
+   * Counting must never change what a call means: an observer that fails is logged, not thrown into
+   * the classification of the gateway's answer.
+   */
+  private void fireFailed(String call, boolean mayHaveCharged) {
+    try {
+      failedCalls.fire(new GatewayCallFailed(call, mayHaveCharged));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "an observer of GatewayCallFailed failed", e);
     }
   }
 

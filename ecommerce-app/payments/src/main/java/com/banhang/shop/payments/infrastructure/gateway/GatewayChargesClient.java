@@ -5,6 +5,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -27,6 +28,10 @@ public interface GatewayChargesClient {
 
   @GET
   Response findByKey(@QueryParam("idempotencyKey") String gatewayKey);
+
+  @GET
+  @Path("/{id}")
+  Response findById(@PathParam("id") String chargeId);
 
   /** The body of a charge request, as the processor names its fields. */
   record GatewayChargeBody(

@@ -1,6 +1,7 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
 import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
@@ -38,6 +39,15 @@ public class RestPaymentGateway implements PaymentGateway {
   public Optional<GatewayCharge> findByKey(String gatewayKey) {
     try {
       return calls.findByKey(gatewayKey);
+    } catch (GatewayCallFailedException | FaultToleranceException e) {
+      throw new GatewayUnavailableException("the processor cannot be asked now", e);
+    }
+  }
+
+  @Override
+  public Optional<GatewayChargeDetails> findCharge(String chargeId) {
+    try {
+      return calls.findCharge(chargeId);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
       throw new GatewayUnavailableException("the processor cannot be asked now", e);
     }

@@ -1,0 +1,50 @@
+package com.banhang.shop.payments.api;
+
+import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.shop.payments.domain.model.Payment;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Keys and payment attempts as the stores would return them. */
+final class Fixtures {
+
+  static final String TENANT = "alice";
+  static final String KEY = "2f1b3d4a-9d8f-4a5d-a9de-1c8f7ce6f1a2";
+  static final String ORDER = "order-1";
+  static final String GATEWAY_KEY = "banhang_0123456789abcdef0123456789abcdef0123456789abcdef";
+  static final long AMOUNT = 1_250_000;
+
+  private Fixtures() {}
+
+  /** A processing key claimed {@code age} ago whose lease ran out, its outcome marked unknown. */
+  static IdempotencyRecord processing(Duration age) {
+    return record(RecordStatus.PROCESSING, true, Instant.now().minus(age), null);
+  }
+
+  static IdempotencyRecord record(
+      RecordStatus status, boolean outcomeUnknown, Instant lockedUntil, String lastCheck) {
+    Instant now = Instant.now();
+    return new IdempotencyRecord(
+        TENANT,
+        Reconciliation.OPERATION,
+        KEY,
+        "hash",
+        status,
+        outcomeUnknown,
+        2,
+        lockedUntil,
+        lockedUntil.minusSeconds(30),
+        status == RecordStatus.COMPLETED ? now : null,
+        now.plus(Duration.ofDays(7)),
+        null,
+        lastCheck,
+        lastCheck == null ? null : "checked before",
+        lastCheck == null ? null : now.minusSeconds(60));
+  }
+
+  /** A PENDING attempt of {@link #ORDER} for {@link #AMOUNT} VND under the key's claim. */
+  static Payment pendingPayment() {
+    return new Payment(TENANT, ORDER, AMOUNT, "VND", "pm_card_ok", GATEWAY_KEY, KEY, 2);
+  }
+}

@@ -1,0 +1,355 @@
+package com.banhang.shop.payments.api;
+
+import static com.banhang.shop.payments.api.Fixtures.AMOUNT;
+import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
+import static com.banhang.shop.payments.api.Fixtures.KEY;
+import static com.banhang.shop.payments.api.Fixtures.ORDER;
+import static com.banhang.shop.payments.api.Fixtures.TENANT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import com.banhang.idempotency.ClaimLostException;
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.shop.payments.api.Resolution.Result;
+import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayChargeDetails;
+import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.PaymentGateway;
+import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.domain.model.Payment;
+import com.banhang.shop.payments.domain.model.PaymentStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+/** The operator's decisions on a payments.charge key, against mocked stores and gateway. */
+@ExtendWith(MockitoExtension.class)
+class PaymentResolutionTest {
+
+  private static final String CHARGE = "ch_3kT9qLwV0bYxZ2aP7mNcR1sD";
+
+  @Mock IdempotencyRecords records;
+  @Mock PaymentService payments;
+  @Mock PaymentGateway gateway;
+  @Mock ChargeCompletion completion;
+
+  private final PaymentResolution resolution = new PaymentResolution();
+  private final IdempotencyRecord key = Fixtures.processing(Duration.ofHours(30));
+  private final ClaimedKey claim = key.claimedKey();
+  private Payment payment;
+
+  @BeforeEach
+  void wire() {
+    resolution.records = records;
+    resolution.payments = payments;
+    resolution.gateway = gateway;
+    resolution.completion = completion;
+    payment = Fixtures.pendingPayment();
+  }
+
+  private void keyWithAttempt(Payment attempt) {
+    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+    when(payments.attemptOf(claim)).thenReturn(Optional.ofNullable(attempt));
+  }
+
+  private static GatewayChargeDetails charge(
+      boolean succeeded, long amount, String currency, String orderReference) {
+    return new GatewayChargeDetails(
+        CHARGE, succeeded, amount, currency, orderReference, GATEWAY_KEY);
+  }
+
+  /** completeClaim as ChargeCompletion does it: records the charge on the payment. */
+  private void completionCaptures() {
+    when(completion.completeClaim(any(), anyString(), any()))
+        .thenAnswer(
+            call -> {
+              GatewayCharge recorded = call.getArgument(2);
+              payment.capture(recorded.chargeId());
+              return payment;
+            });
+  }
+
+  @Nested
+  class ResolveAsCharged {
+
+    @Test
+    void aSucceededChargeOfThisAmountCurrencyAndOrderIsRecordedAndTheKeyCompleted() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
+      completionCaptures();
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false);
+
+      assertThat(result.result()).isEqualTo(Result.RESOLVED);
+      assertThat(result.paymentId()).isEqualTo(payment.id());
+      assertThat(result.orderId()).isEqualTo(ORDER);
+      assertThat(result.message()).contains(CHARGE).doesNotContain("override");
+      verify(completion).completeClaim(claim, payment.id(), new GatewayCharge(CHARGE, true));
+      assertThat(payment.status()).isEqualTo(PaymentStatus.CAPTURED);
+    }
+
+    @Test
+    void anotherAmountIsRefusedAndNothingChanges() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE))
+          .thenReturn(Optional.of(charge(true, AMOUNT - 1, "VND", ORDER)));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("amount").contains(String.valueOf(AMOUNT - 1));
+      assertThat(result.paymentId()).isEqualTo(payment.id());
+      assertNothingChanged();
+    }
+
+    @Test
+    void anotherCurrencyIsRefusedAndNothingChanges() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "USD", ORDER)));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("currency").contains("USD");
+      assertNothingChanged();
+    }
+
+    @Test
+    void aChargeOfAnotherOrderIsRefusedAndNothingChanges() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE))
+          .thenReturn(Optional.of(charge(true, AMOUNT, "VND", "order-2")));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("order-2").contains(ORDER);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aDeclinedChargeIsRefusedEvenWithOverride() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(false, AMOUNT, "VND", ORDER)));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("declined");
+      assertNothingChanged();
+    }
+
+    @Test
+    void aChargeTheGatewayDoesNotKnowNeedsConfirmation() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.empty());
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false);
+
+      assertThat(result.result()).isEqualTo(Result.CONFIRMATION_NEEDED);
+      assertThat(result.message()).contains("does not know").contains(CHARGE);
+      assertThat(result.paymentId()).isEqualTo(payment.id());
+      assertNothingChanged();
+    }
+
+    @Test
+    void aChargeTheGatewayDoesNotKnowIsRecordedOnTheOperatorsOverride() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.empty());
+      completionCaptures();
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.RESOLVED);
+      assertThat(result.message()).contains("override");
+      verify(completion).completeClaim(claim, payment.id(), new GatewayCharge(CHARGE, true));
+    }
+
+    @Test
+    void anUnreachableGatewayFailsAndNothingChanges() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE))
+          .thenThrow(new GatewayUnavailableException("connection refused", null));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.FAILED);
+      assertThat(result.message()).contains("could not be asked");
+      assertNothingChanged();
+    }
+
+    @Test
+    void anAttemptThatIsNotPendingIsRefusedWithoutAskingTheGateway() {
+      payment.decline("ch_declined");
+      keyWithAttempt(payment);
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("declined").contains("reconcile");
+      verifyNoInteractions(gateway);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aKeyWithoutAnAttemptIsRefused() {
+      keyWithAttempt(null);
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("not charged");
+      verifyNoInteractions(gateway);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aKeyThatIsNoLongerProcessingIsRefused() {
+      when(records.find(TENANT, Reconciliation.OPERATION, KEY))
+          .thenReturn(
+              Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("COMPLETED");
+      verifyNoInteractions(gateway, payments);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aKeySettledMeanwhileIsRefused() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
+      when(completion.completeClaim(any(), anyString(), any()))
+          .thenThrow(new ClaimLostException(claim));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("settled meanwhile");
+    }
+  }
+
+  @Nested
+  class ResolveAsNotCharged {
+
+    @Test
+    void aPendingAttemptIsAbandonedAndTheKeyReleased() {
+      keyWithAttempt(payment);
+      when(payments.abandon(payment.id()))
+          .thenAnswer(
+              call -> {
+                payment.abandon();
+                return payment;
+              });
+      when(records.release(claim)).thenReturn(true);
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.RESOLVED);
+      assertThat(result.paymentId()).isEqualTo(payment.id());
+      assertThat(result.message()).contains("abandoned").contains("released");
+      verify(payments).abandon(payment.id());
+      verify(records).release(claim);
+      verifyNoInteractions(gateway, completion);
+    }
+
+    @Test
+    void aKeyWithoutAnAttemptIsOnlyReleased() {
+      keyWithAttempt(null);
+      when(records.release(claim)).thenReturn(true);
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.RESOLVED);
+      assertThat(result.paymentId()).isNull();
+      verify(payments, never()).abandon(anyString());
+      verify(records).release(claim);
+    }
+
+    @Test
+    void aCapturedAttemptIsRefused() {
+      payment.capture(CHARGE);
+      keyWithAttempt(payment);
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("captured").contains(CHARGE);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aDeclinedAttemptIsRefused() {
+      payment.decline("ch_declined");
+      keyWithAttempt(payment);
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("declined");
+      assertNothingChanged();
+    }
+
+    @Test
+    void anAttemptCapturedBetweenTheReadAndTheLockIsRefusedAndTheKeyKept() {
+      keyWithAttempt(payment);
+      when(payments.abandon(payment.id()))
+          .thenAnswer(
+              call -> {
+                payment.capture(CHARGE);
+                return payment;
+              });
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      verify(records, never()).release(any());
+    }
+
+    @Test
+    void aKeyReleasedMeanwhileIsRefused() {
+      keyWithAttempt(null);
+      when(records.release(claim)).thenReturn(false);
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("settled meanwhile");
+    }
+
+    @Test
+    void anUnknownKeyIsRefused() {
+      when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(result.message()).contains("has no payments.charge key");
+      verifyNoInteractions(payments);
+      verify(records, never()).release(any());
+    }
+  }
+
+  private void assertNothingChanged() {
+    verifyNoInteractions(completion);
+    verify(payments, never()).abandon(anyString());
+    verify(records, never()).release(any());
+    verify(records, never()).complete(any(), any());
+  }
+}

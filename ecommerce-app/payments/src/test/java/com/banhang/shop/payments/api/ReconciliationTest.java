@@ -1,0 +1,253 @@
+package com.banhang.shop.payments.api;
+
+import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
+import static com.banhang.shop.payments.api.Fixtures.KEY;
+import static com.banhang.shop.payments.api.Fixtures.TENANT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.contains;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.PaymentGateway;
+import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.domain.model.Payment;
+import jakarta.enterprise.event.Event;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+/** Which keys a run takes, and what it records and fires per key, against mocked collaborators. */
+@ExtendWith(MockitoExtension.class)
+class ReconciliationTest {
+
+  private static final Duration MIN_AGE = Duration.ofMinutes(2);
+  private static final int BATCH = 7;
+
+  @Mock IdempotencyRecords records;
+  @Mock PaymentService payments;
+  @Mock PaymentGateway gateway;
+  @Mock ChargeCompletion completion;
+  @Mock Event<ReconciliationChecked> checks;
+
+  private final Reconciliation reconciliation = new Reconciliation();
+  private Payment payment;
+
+  @BeforeEach
+  void wire() {
+    reconciliation.records = records;
+    reconciliation.payments = payments;
+    reconciliation.gateway = gateway;
+    reconciliation.completion = completion;
+    reconciliation.checks = checks;
+    reconciliation.batchSize = BATCH;
+    reconciliation.gatewayKeyRetention = Duration.ofHours(24);
+    reconciliation.defaultMinimumAge = MIN_AGE;
+    payment = Fixtures.pendingPayment();
+  }
+
+  private void runFinds(IdempotencyRecord... keys) {
+    when(records.findProcessing(Reconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
+        .thenReturn(List.of(keys));
+  }
+
+  @Test
+  void aRunSkipsKeysParkedForAnOperator() {
+    runFinds();
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.examined()).isZero();
+    verify(records)
+        .findProcessing(Reconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
+    verify(records, never()).findProcessing(anyString(), any(), anyInt());
+    verifyNoInteractions(checks);
+  }
+
+  @Test
+  void aKeyTheGatewayForgotIsRecordedAsNeedingAnOperatorAndLeftProcessing() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofHours(25));
+    ClaimedKey claim = key.claimedKey();
+    runFinds(key);
+    when(payments.attemptOf(claim)).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
+    // A stale attempt: the row moved on; the run must not care.
+    when(records.recordCheck(eq(claim), eq("NEEDS_OPERATOR"), anyString())).thenReturn(false);
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
+    verify(records).recordCheck(eq(claim), eq("NEEDS_OPERATOR"), contains(GATEWAY_KEY));
+    verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
+    verify(payments, never()).abandon(anyString());
+    verify(records, never()).release(any());
+  }
+
+  @Test
+  void anUnreachableGatewayIsRecorded() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY))
+        .thenThrow(new GatewayUnavailableException("connection refused", null));
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.GATEWAY_UNREACHABLE, 1);
+    verify(records)
+        .recordCheck(
+            eq(key.claimedKey()), eq("GATEWAY_UNREACHABLE"), contains("connection refused"));
+    verify(checks).fire(new ReconciliationChecked(Outcome.GATEWAY_UNREACHABLE));
+  }
+
+  @Test
+  void aKeyStillLeasedIsRecordedAsStillRunningWithoutLookingAtIt() {
+    IdempotencyRecord key =
+        Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(20), null);
+    runFinds(key);
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
+    verify(records).recordCheck(eq(key.claimedKey()), eq("STILL_RUNNING"), anyString());
+    verify(checks).fire(new ReconciliationChecked(Outcome.STILL_RUNNING));
+    verifyNoInteractions(payments, gateway, completion);
+  }
+
+  @Test
+  void anUnexpectedErrorIsRecordedAsFailed() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenThrow(new IllegalStateException("boom"));
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.FAILED, 1);
+    verify(records).recordCheck(eq(key.claimedKey()), eq("FAILED"), contains("boom"));
+    verify(checks).fire(new ReconciliationChecked(Outcome.FAILED));
+  }
+
+  @Test
+  void aSettledKeyFiresItsOutcomeButRecordsNoCheck() {
+    IdempotencyRecord charged = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(charged);
+    when(payments.attemptOf(charged.claimedKey())).thenReturn(Optional.of(payment));
+    GatewayCharge charge = new GatewayCharge("ch_1", true);
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
+    when(completion.completeClaim(charged.claimedKey(), payment.id(), charge))
+        .thenAnswer(
+            call -> {
+              payment.capture("ch_1");
+              return payment;
+            });
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
+    verify(checks).fire(new ReconciliationChecked(Outcome.CAPTURED));
+    verify(records, never()).recordCheck(any(), anyString(), any());
+  }
+
+  @Test
+  void aReleasedKeyRecordsNoCheck() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
+    when(records.release(key.claimedKey())).thenReturn(true);
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
+    verify(checks).fire(new ReconciliationChecked(Outcome.RELEASED));
+    verify(records, never()).recordCheck(any(), anyString(), any());
+  }
+
+  @Test
+  void aFailingCheckRecordDoesNotChangeTheOutcome() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofHours(25));
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
+    when(records.recordCheck(any(), anyString(), anyString()))
+        .thenThrow(new IllegalStateException("store down"));
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
+    verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
+  }
+
+  @Test
+  void oneKeyOnRequestIsExaminedWhateverItsAgeAndLastCheck() {
+    IdempotencyRecord parked =
+        Fixtures.record(RecordStatus.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
+    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(parked));
+    when(payments.attemptOf(parked.claimedKey())).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY))
+        .thenThrow(new GatewayUnavailableException("timeout", null));
+
+    Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
+
+    assertThat(outcome).isEqualTo(Outcome.GATEWAY_UNREACHABLE);
+    verify(records).recordCheck(eq(parked.claimedKey()), eq("GATEWAY_UNREACHABLE"), anyString());
+    verify(checks).fire(new ReconciliationChecked(Outcome.GATEWAY_UNREACHABLE));
+    verify(records, never()).findProcessing(anyString(), any(), any(), anyInt());
+  }
+
+  @Test
+  void oneKeyOnRequestWhoseLeaseRunsIsStillRunning() {
+    IdempotencyRecord young =
+        Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(25), null);
+    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(young));
+
+    Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
+
+    assertThat(outcome).isEqualTo(Outcome.STILL_RUNNING);
+    verify(records).recordCheck(eq(young.claimedKey()), eq("STILL_RUNNING"), anyString());
+    verifyNoInteractions(payments, gateway);
+  }
+
+  @Test
+  void oneKeyOnRequestThatIsNotProcessingChangesNothing() {
+    when(records.find(TENANT, Reconciliation.OPERATION, KEY))
+        .thenReturn(
+            Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
+
+    assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NOT_PROCESSING);
+
+    when(records.find(TENANT, Reconciliation.OPERATION, "other")).thenReturn(Optional.empty());
+    assertThat(reconciliation.reconcileKey(TENANT, "other")).isEqualTo(Outcome.NOT_PROCESSING);
+
+    verify(records, never()).recordCheck(any(), anyString(), any());
+    verify(records, never()).release(any());
+    verifyNoInteractions(payments, gateway, completion, checks);
+  }
+
+  @Test
+  void aRunsReportDoesNotListTheOneKeyOutcome() {
+    runFinds();
+
+    assertThat(reconciliation.reconcile().outcomes())
+        .doesNotContainKey(Outcome.NOT_PROCESSING)
+        .containsKeys(Outcome.NEEDS_OPERATOR, Outcome.FAILED);
+  }
+}

@@ -1,0 +1,172 @@
+package com.banhang.shop.payments.infrastructure.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import com.banhang.shop.payments.api.GatewayCallFailed;
+import com.banhang.shop.payments.application.GatewayChargeDetails;
+import com.banhang.shop.payments.application.GatewayChargeRequest;
+import com.banhang.shop.payments.application.GatewayRefusedException;
+import com.banhang.shop.payments.application.GatewayUnavailableException;
+import jakarta.enterprise.event.Event;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
+import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+/**
+ * One try of each gateway call, without Fault Tolerance (no container): how an answer is read, and
+ * which failures fire {@link GatewayCallFailed}.
+ */
+@ExtendWith(MockitoExtension.class)
+class GatewayCallsTest {
+
+  private static final GatewayChargeRequest REQUEST =
+      new GatewayChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
+
+  @Mock GatewayChargesClient client;
+  @Mock Event<GatewayCallFailed> failedCalls;
+
+  private final GatewayCalls calls = new GatewayCalls();
+  private final List<GatewayCallFailedException> failures = new ArrayList<>();
+
+  @BeforeEach
+  void wire() {
+    calls.client = client;
+    calls.failedCalls = failedCalls;
+  }
+
+  private static Response answer(int status, JsonObject body) {
+    Response response = mock(Response.class);
+    when(response.getStatus()).thenReturn(status);
+    if (body != null) {
+      when(response.readEntity(JsonObject.class)).thenReturn(body);
+    }
+    return response;
+  }
+
+  private static JsonObject charge(String status) {
+    return Json.createObjectBuilder()
+        .add("id", "ch_1")
+        .add("status", status)
+        .add("amount", 1000)
+        .add("currency", "VND")
+        .add("orderReference", "order-1")
+        .add("paymentMethod", "pm_card_ok")
+        .add("idempotencyKey", "banhang_k")
+        .add("createdAt", "2026-12-01T08:00:00Z")
+        .build();
+  }
+
+  @Test
+  void aChargeFoundByIdIsReadWithEveryDetailAndFiresNothing() {
+    Response found = answer(200, charge("succeeded"));
+    when(client.findById("ch_1")).thenReturn(found);
+
+    assertThat(calls.findCharge("ch_1"))
+        .contains(new GatewayChargeDetails("ch_1", true, 1000, "VND", "order-1", "banhang_k"));
+    verify(found).close();
+    verifyNoInteractions(failedCalls);
+  }
+
+  @Test
+  void anUnknownChargeIdIsEmpty() {
+    Response missing = answer(404, null);
+    when(client.findById("ch_x")).thenReturn(missing);
+
+    assertThat(calls.findCharge("ch_x")).isEmpty();
+    verifyNoInteractions(failedCalls);
+  }
+
+  @Test
+  void aFailedLookupByIdFiresAFailureThatChargedNothing() {
+    Response broken = answer(500, null);
+    when(client.findById("ch_1")).thenReturn(broken);
+
+    assertThatThrownBy(() -> calls.findCharge("ch_1"))
+        .isInstanceOf(GatewayCallFailedException.class);
+    verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.FIND_CHARGE, false));
+  }
+
+  @Test
+  void anUnreachableGatewayOnALookupByKeyFiresAFailure() {
+    when(client.findByKey("banhang_k")).thenThrow(new ProcessingException("read timed out"));
+
+    assertThatThrownBy(() -> calls.findByKey("banhang_k"))
+        .isInstanceOf(GatewayCallFailedException.class);
+    verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.FIND_BY_KEY, false));
+  }
+
+  @Test
+  void aChargeWhoseAnswerWasLostFiresAFailureThatMayHaveCharged() {
+    Response lost = answer(504, null);
+    when(client.create(anyString(), any())).thenReturn(lost);
+
+    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+        .isInstanceOf(GatewayCallFailedException.class);
+    verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, true));
+    assertThat(failures).singleElement().matches(GatewayCallFailedException::mayHaveCharged);
+  }
+
+  @Test
+  void aRefusedConnectionOnAChargeFiresAFailureThatChargedNothing() {
+    when(client.create(anyString(), any()))
+        .thenThrow(new ProcessingException(new ConnectException("refused")));
+
+    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+        .isInstanceOf(GatewayCallFailedException.class);
+    verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, false));
+  }
+
+  @Test
+  void aRefusalOrADeclineIsAnAnswerNotAFailure() {
+    Response refused = answer(422, null);
+    Response declined = answer(402, charge("declined"));
+    when(client.create(anyString(), any())).thenReturn(refused, declined);
+
+    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+        .isInstanceOf(GatewayRefusedException.class);
+    assertThat(calls.charge(REQUEST, failures::add).succeeded()).isFalse();
+    verifyNoInteractions(failedCalls);
+  }
+
+  @Test
+  void anObserverThatThrowsDoesNotChangeWhatTheFailureMeans() {
+    Response lost = answer(503, null);
+    when(client.create(anyString(), any())).thenReturn(lost);
+    doThrow(new IllegalStateException("metrics down")).when(failedCalls).fire(any());
+
+    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+        .isInstanceOf(GatewayCallFailedException.class);
+    assertThat(failures).singleElement().matches(failure -> !failure.mayHaveCharged());
+  }
+
+  @Test
+  void theGatewayPortSaysUnavailableWhenALookupByIdFails() {
+    RestPaymentGateway gateway = new RestPaymentGateway();
+    gateway.calls = mock(GatewayCalls.class);
+    when(gateway.calls.findCharge("ch_1"))
+        .thenThrow(new GatewayCallFailedException("lookup answered 500", true, null));
+    when(gateway.calls.findCharge("ch_2")).thenReturn(Optional.empty());
+
+    assertThatThrownBy(() -> gateway.findCharge("ch_1"))
+        .isInstanceOf(GatewayUnavailableException.class);
+    assertThat(gateway.findCharge("ch_2")).isEmpty();
+  }
+}
