@@ -29,7 +29,7 @@ CREATE TABLE operator_audit (
     operation       VARCHAR(100),
     idempotency_key VARCHAR(255),
     reason          VARCHAR(1000),
-    result          VARCHAR(16)              NOT NULL,
+    result          VARCHAR(32)              NOT NULL,
     detail          VARCHAR(2000),
     CONSTRAINT pk_operator_audit PRIMARY KEY (id)
 );

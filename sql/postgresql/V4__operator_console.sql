@@ -30,7 +30,7 @@ CREATE TABLE operator_audit (
     operation       varchar(100),
     idempotency_key varchar(255),
     reason          varchar(1000),
-    result          varchar(16)   NOT NULL,
+    result          varchar(32)   NOT NULL,
     detail          varchar(2000),
     CONSTRAINT pk_operator_audit PRIMARY KEY (id)
 );

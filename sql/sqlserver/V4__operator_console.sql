@@ -31,7 +31,7 @@ CREATE TABLE dbo.operator_audit (
     operation       varchar(100)          NULL,
     idempotency_key varchar(255)          COLLATE Latin1_General_100_BIN2 NULL,
     reason          nvarchar(1000)        NULL,
-    result          varchar(16)           NOT NULL,
+    result          varchar(32)           NOT NULL,
     detail          nvarchar(2000)        NULL,
     CONSTRAINT pk_operator_audit PRIMARY KEY (id)
 );

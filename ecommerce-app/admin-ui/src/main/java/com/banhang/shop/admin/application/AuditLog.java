@@ -1,0 +1,138 @@
+package com.banhang.shop.admin.application;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * The append-only record of operator actions (table {@code operator_audit}): entries are added and
+ * read, never changed or removed through the application, so this class has no statement that could
+ * (ArchitectureTest checks that no class of the console writes the table otherwise). On PostgreSQL
+ * and SQL Server a trigger refuses UPDATE and DELETE from anyone.
+ *
+ * <p>An entry is written in a transaction of its own after the action, so a refused or failed
+ * action is audited too.
+ */
+@ApplicationScoped
+public class AuditLog {
+
+  private static final String SEARCHED =
+      " WHERE LOWER(operator_name) LIKE ? OR LOWER(action) LIKE ? OR LOWER(tenant_id) LIKE ?"
+          + " OR LOWER(idempotency_key) LIKE ? OR LOWER(reason) LIKE ? OR LOWER(result) LIKE ?"
+          + " OR LOWER(detail) LIKE ? OR LOWER(operation) LIKE ?";
+  private static final int SEARCHED_COLUMNS = 8;
+
+  @Resource(lookup = "jdbc/shop")
+  DataSource dataSource;
+
+  /** Appends one entry; {@code ref} and {@code reason} may be null. */
+  public void append(
+      String operator, String action, KeyRef ref, String reason, ActionResult result) {
+    String sql =
+        "INSERT INTO operator_audit (occurred_at, operator_name, action, tenant_id, operation,"
+            + " idempotency_key, reason, result, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement insert = connection.prepareStatement(sql)) {
+      insert.setObject(1, OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS));
+      insert.setString(2, limit(operator, 100));
+      insert.setString(3, action);
+      insert.setString(4, ref == null ? null : ref.tenant());
+      insert.setString(5, ref == null ? null : ref.operation());
+      insert.setString(6, ref == null ? null : ref.key());
+      insert.setString(7, reason == null ? null : limit(reason, 1000));
+      insert.setString(8, result.status().name());
+      insert.setString(9, limit(result.message(), 2000));
+      insert.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot write the operator audit: " + e.getMessage(), e);
+    }
+  }
+
+  /** Entries whose operator, action, tenant, key, reason, result or detail contain {@code text}. */
+  public int count(String text) {
+    String sql = "SELECT COUNT(*) FROM operator_audit" + where(text);
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement select = connection.prepareStatement(sql)) {
+      bindSearch(select, text);
+      try (ResultSet rs = select.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the operator audit: " + e.getMessage(), e);
+    }
+  }
+
+  /** Newest first. */
+  public List<AuditEntry> page(String text, int offset, int limit) {
+    String sql =
+        "SELECT id, occurred_at, operator_name, action, tenant_id, operation, idempotency_key,"
+            + " reason, result, detail FROM operator_audit"
+            + where(text)
+            + " ORDER BY occurred_at DESC, id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY";
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement select = connection.prepareStatement(sql)) {
+      int next = bindSearch(select, text);
+      select.setInt(next, Math.max(0, offset));
+      select.setInt(next + 1, Math.max(0, limit));
+      List<AuditEntry> entries = new ArrayList<>();
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          entries.add(
+              new AuditEntry(
+                  rs.getLong(1),
+                  rs.getObject(2, OffsetDateTime.class).toInstant(),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  rs.getString(8),
+                  rs.getString(9),
+                  rs.getString(10)));
+        }
+      }
+      return entries;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the operator audit: " + e.getMessage(), e);
+    }
+  }
+
+  private static String where(String text) {
+    return blank(text) ? "" : SEARCHED;
+  }
+
+  private static int bindSearch(PreparedStatement statement, String text) throws SQLException {
+    if (blank(text)) {
+      return 1;
+    }
+    String pattern = "%" + escapeLike(text.trim().toLowerCase(Locale.ROOT)) + "%";
+    for (int i = 1; i <= SEARCHED_COLUMNS; i++) {
+      statement.setString(i, pattern);
+    }
+    return SEARCHED_COLUMNS + 1;
+  }
+
+  /** The search text's own % and _ are dropped, so that they never act as wildcards. */
+  private static String escapeLike(String text) {
+    return text.replace("%", "").replace("_", "");
+  }
+
+  private static boolean blank(String text) {
+    return text == null || text.isBlank();
+  }
+
+  private static String limit(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max);
+  }
+}

@@ -1,0 +1,54 @@
+package com.banhang.shop.admin.application;
+
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.StoredResponse;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * One key by tenant, operation and key, whatever its state, with its stored body masked. The body
+ * is decrypted by the store only to be masked and shown, never kept.
+ */
+@ApplicationScoped
+public class KeyLookup {
+
+  @Inject IdempotencyRecords records;
+
+  public Optional<KeyDetails> find(KeyRef ref) {
+    return records.find(ref.tenant(), ref.operation(), ref.key()).map(KeyLookup::details);
+  }
+
+  static KeyDetails details(IdempotencyRecord record) {
+    StoredResponse response = record.response();
+    return new KeyDetails(
+        new KeyRef(record.tenant(), record.operation(), record.key()),
+        record.status().name(),
+        record.outcomeUnknown(),
+        record.attempt(),
+        record.requestHash(),
+        record.createdAt(),
+        record.completedAt(),
+        record.expiresAt(),
+        record.lockedUntil(),
+        response == null ? null : response.status(),
+        response == null ? Map.of() : headers(response),
+        response == null ? null : SensitiveFields.mask(response.body()),
+        record.lastCheck(),
+        record.lastCheckedAt());
+  }
+
+  private static Map<String, List<String>> headers(StoredResponse response) {
+    return response.headers().entrySet().stream()
+        .collect(
+            Collectors.toMap(
+                Map.Entry::getKey,
+                e -> List.of(e.getValue()),
+                (a, b) -> a,
+                java.util.TreeMap::new));
+  }
+}

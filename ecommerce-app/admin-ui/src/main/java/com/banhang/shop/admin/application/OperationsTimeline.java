@@ -1,0 +1,106 @@
+package com.banhang.shop.admin.application;
+
+import com.banhang.idempotency.IdempotencyEvent;
+import com.banhang.shop.payments.api.GatewayCallFailed;
+import com.banhang.shop.payments.api.ReconciliationChecked;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What this node answered, per minute, for the last hour: keyed requests by operation and outcome,
+ * reconciliation outcomes and gateway errors. Held in memory (an hour of minutes is small); each
+ * node has its own, and /metrics has the same counts for a scraper that sums nodes.
+ */
+@ApplicationScoped
+public class OperationsTimeline {
+
+  /** How far back the timeline goes. */
+  public static final Duration WINDOW = Duration.ofHours(1);
+
+  static final String NEW = "new";
+  static final String REPLAYED = "replayed";
+  static final String IN_PROGRESS = "in_progress";
+  static final String MISMATCH = "mismatch";
+  static final String REJECTED = "rejected";
+  static final String UNKNOWN_OUTCOME = "unknown_outcome";
+  static final String GATEWAY_ERRORS = "gateway_errors";
+
+  /**
+   * Minute -> series (e.g. {@code orders.create|new}, {@code reconciliation|CAPTURED}) -> count.
+   */
+  private final NavigableMap<Instant, Map<String, LongAdder>> minutes =
+      new ConcurrentSkipListMap<>();
+
+  private Clock clock = Clock.systemUTC();
+
+  void onKeyedRequest(@Observes IdempotencyEvent event) {
+    String series = seriesOf(event.outcome());
+    if (series != null) {
+      add(event.operation() + "|" + series);
+    }
+  }
+
+  void onReconciliation(@Observes ReconciliationChecked checked) {
+    add("reconciliation|" + checked.outcome().name());
+  }
+
+  void onGatewayError(@Observes GatewayCallFailed failed) {
+    add("gateway|" + GATEWAY_ERRORS);
+  }
+
+  /** The request outcome a series counts, or null for events that are not an answer. */
+  static String seriesOf(IdempotencyEvent.Outcome outcome) {
+    return switch (outcome) {
+      case CLAIMED -> NEW;
+      case REPLAYED -> REPLAYED;
+      case IN_PROGRESS -> IN_PROGRESS;
+      case KEY_REUSED -> MISMATCH;
+      case REJECTED -> REJECTED;
+      case OUTCOME_UNKNOWN, MARKED_UNKNOWN -> UNKNOWN_OUTCOME;
+      default -> null;
+    };
+  }
+
+  void add(String series) {
+    Instant minute = clock.instant().truncatedTo(ChronoUnit.MINUTES);
+    minutes
+        .computeIfAbsent(minute, m -> new ConcurrentHashMap<>())
+        .computeIfAbsent(series, s -> new LongAdder())
+        .increment();
+    minutes.headMap(minute.minus(WINDOW), true).clear();
+  }
+
+  /**
+   * The last 60 minutes, oldest first, every minute present (zero counts included), each with its
+   * series and counts.
+   */
+  public Map<Instant, Map<String, Long>> lastHour() {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MINUTES);
+    Map<Instant, Map<String, Long>> result = new LinkedHashMap<>();
+    for (long m = WINDOW.toMinutes() - 1; m >= 0; m--) {
+      Instant minute = now.minus(Duration.ofMinutes(m));
+      Map<String, Long> counts = new LinkedHashMap<>();
+      Map<String, LongAdder> recorded = minutes.get(minute);
+      if (recorded != null) {
+        recorded.forEach((series, count) -> counts.put(series, count.sum()));
+      }
+      result.put(minute, counts);
+    }
+    return result;
+  }
+
+  /** For tests: a clock to move. */
+  void useClock(Clock clock) {
+    this.clock = clock;
+  }
+}

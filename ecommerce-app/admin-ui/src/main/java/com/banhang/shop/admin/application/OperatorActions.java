@@ -1,0 +1,228 @@
+package com.banhang.shop.admin.application;
+
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.shop.payments.api.PaymentResolution;
+import com.banhang.shop.payments.api.Reconciliation;
+import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.Resolution;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+
+/**
+ * What an operator may do to keys (docs/operations.md); every call is written to the audit with its
+ * result, refusals included. The actions themselves belong to the payments context and the
+ * idempotency library; this class checks what an operator must give (a reason) and keeps the
+ * record.
+ */
+@ApplicationScoped
+public class OperatorActions {
+
+  /** Audit action names. */
+  public static final String RECONCILE = "RECONCILE";
+
+  public static final String RESOLVE_AS_CHARGED = "RESOLVE_AS_CHARGED";
+  public static final String RESOLVE_AS_CHARGED_OVERRIDE = "RESOLVE_AS_CHARGED_OVERRIDE";
+  public static final String RESOLVE_AS_NOT_CHARGED = "RESOLVE_AS_NOT_CHARGED";
+  public static final String PURGE = "PURGE";
+
+  private static final Logger LOG = Logger.getLogger(OperatorActions.class.getName());
+
+  @Inject Reconciliation reconciliation;
+  @Inject PaymentResolution resolution;
+  @Inject IdempotencyRecords records;
+  @Inject AuditLog audit;
+
+  /** Asks the gateway about each key now (whatever its age) and settles what it can. */
+  public ActionResult reconcile(String operator, List<KeyRef> keys) {
+    if (keys == null || keys.isEmpty()) {
+      return ActionResult.refused("select at least one key to reconcile");
+    }
+    Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
+    List<String> refusals = new ArrayList<>();
+    for (KeyRef ref : keys) {
+      ActionResult one = reconcileOne(ref);
+      record(operator, RECONCILE, ref, null, one);
+      if (one.status() == ActionResult.Status.REFUSED) {
+        refusals.add(one.message());
+      } else {
+        outcomes.merge(Outcome.valueOf(one.message().split(":")[0]), 1, Integer::sum);
+      }
+    }
+    String summary =
+        outcomes.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "));
+    String message =
+        "reconciled "
+            + keys.size()
+            + (keys.size() == 1 ? " key" : " keys")
+            + (summary.isEmpty() ? "" : ": " + summary)
+            + (refusals.isEmpty() ? "" : "; refused: " + String.join("; ", refusals));
+    if (outcomes.isEmpty()) {
+      return ActionResult.refused(message);
+    }
+    boolean failed =
+        outcomes.containsKey(Outcome.FAILED) || outcomes.containsKey(Outcome.GATEWAY_UNREACHABLE);
+    return new ActionResult(
+        failed ? ActionResult.Status.FAILED : ActionResult.Status.DONE, message);
+  }
+
+  private ActionResult reconcileOne(KeyRef ref) {
+    if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
+      return ActionResult.refused(
+          ref.key()
+              + " is a "
+              + ref.operation()
+              + " key: only payments.charge keys are reconciled");
+    }
+    Outcome outcome;
+    try {
+      outcome = reconciliation.reconcileKey(ref.tenant(), ref.key());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "operator reconciliation failed", e);
+      return new ActionResult(ActionResult.Status.FAILED, Outcome.FAILED + ": " + e.getMessage());
+    }
+    if (outcome == Outcome.NOT_PROCESSING) {
+      return ActionResult.refused(ref.key() + " is not processing any more: nothing to reconcile");
+    }
+    ActionResult.Status status =
+        switch (outcome) {
+          case FAILED, GATEWAY_UNREACHABLE -> ActionResult.Status.FAILED;
+          default -> ActionResult.Status.DONE;
+        };
+    return new ActionResult(status, outcome + ": " + describe(outcome));
+  }
+
+  private static String describe(Outcome outcome) {
+    return switch (outcome) {
+      case CAPTURED -> "the gateway had charged; payment captured, order paid, key completed";
+      case DECLINED -> "the gateway had declined; the 402 is stored for the customer";
+      case RELEASED -> "the gateway never charged; key released, the customer's retry runs anew";
+      case GATEWAY_UNREACHABLE -> "the gateway could not be asked; try again later";
+      case STILL_RUNNING -> "its request may still be running (lease not run out); left alone";
+      case NEEDS_OPERATOR ->
+          "older than the gateway keeps keys and not found there: resolve it by hand";
+      case SETTLED_ELSEWHERE -> "settled by another node or request meanwhile";
+      case FAILED -> "unexpected failure, logged";
+      case NOT_PROCESSING -> "not processing";
+    };
+  }
+
+  /**
+   * Settles a payments.charge key as charged by the gateway charge {@code chargeId}: accepted only
+   * if the gateway knows the charge and its amount, currency and order reference match the payment;
+   * with {@code override}, also when the gateway no longer knows it (audited as an override).
+   * Answers {@link ActionResult.Status#CONFIRMATION_NEEDED} when an override would be needed and
+   * was not given.
+   */
+  public ActionResult resolveAsCharged(
+      String operator, KeyRef ref, String chargeId, String reason, boolean override) {
+    String action = override ? RESOLVE_AS_CHARGED_OVERRIDE : RESOLVE_AS_CHARGED;
+    ActionResult result;
+    if (blank(reason)) {
+      result = ActionResult.refused("a reason is required to resolve a payment");
+    } else if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
+      result = ActionResult.refused("only payments.charge keys can be resolved");
+    } else if (blank(chargeId)) {
+      result = ActionResult.refused("the gateway's charge id is required to resolve as charged");
+    } else {
+      result =
+          resolved(
+              () ->
+                  resolution.resolveAsCharged(ref.tenant(), ref.key(), chargeId.trim(), override));
+    }
+    return record(operator, action, ref, reasonWithCharge(reason, chargeId), result);
+  }
+
+  /**
+   * Settles a payments.charge key as not charged: the attempt is abandoned, the key released (the
+   * customer's retry runs anew) and the order payable again.
+   */
+  public ActionResult resolveAsNotCharged(String operator, KeyRef ref, String reason) {
+    ActionResult result;
+    if (blank(reason)) {
+      result = ActionResult.refused("a reason is required to resolve a payment");
+    } else if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
+      result = ActionResult.refused("only payments.charge keys can be resolved");
+    } else {
+      result = resolved(() -> resolution.resolveAsNotCharged(ref.tenant(), ref.key()));
+    }
+    return record(operator, RESOLVE_AS_NOT_CHARGED, ref, reason, result);
+  }
+
+  /** Runs the retention purge now on this node. */
+  public ActionResult purgeNow(String operator) {
+    ActionResult result;
+    try {
+      PurgeRun run = records.purgeExpiredNow(operator);
+      result =
+          ActionResult.done(
+              "purged "
+                  + run.rowsDeleted()
+                  + " expired keys in "
+                  + run.durationMillis()
+                  + " ms on "
+                  + run.node());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "operator purge failed", e);
+      result = new ActionResult(ActionResult.Status.FAILED, "purge failed: " + e.getMessage());
+    }
+    return record(operator, PURGE, null, null, result);
+  }
+
+  /**
+   * Writes the audit entry. The action has already happened (or been refused) when this runs, so a
+   * failing audit write must not turn its answer into an error the operator would retry: it is
+   * logged as severe and the answer says the entry is missing.
+   */
+  private ActionResult record(
+      String operator, String action, KeyRef ref, String reason, ActionResult result) {
+    try {
+      audit.append(operator, action, ref, reason, result);
+      return result;
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "operator action not audited: " + action + " " + ref + " " + result, e);
+      return new ActionResult(
+          result.status(), result.message() + " (the audit entry could not be written)");
+    }
+  }
+
+  private ActionResult resolved(java.util.function.Supplier<Resolution> call) {
+    Resolution resolution;
+    try {
+      resolution = call.get();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "operator resolution failed", e);
+      return new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage());
+    }
+    ActionResult.Status status =
+        switch (resolution.result()) {
+          case RESOLVED -> ActionResult.Status.DONE;
+          case REFUSED -> ActionResult.Status.REFUSED;
+          case CONFIRMATION_NEEDED -> ActionResult.Status.CONFIRMATION_NEEDED;
+          case FAILED -> ActionResult.Status.FAILED;
+        };
+    return new ActionResult(status, resolution.message());
+  }
+
+  private static String reasonWithCharge(String reason, String chargeId) {
+    String text = blank(reason) ? "" : reason.trim();
+    return blank(chargeId) ? emptyToNull(text) : text + " [charge " + chargeId.trim() + "]";
+  }
+
+  private static String emptyToNull(String text) {
+    return text.isEmpty() ? null : text;
+  }
+
+  private static boolean blank(String text) {
+    return text == null || text.isBlank();
+  }
+}

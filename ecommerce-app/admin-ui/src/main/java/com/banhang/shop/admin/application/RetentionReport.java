@@ -1,0 +1,45 @@
+package com.banhang.shop.admin.application;
+
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.KeyStatistics;
+import com.banhang.idempotency.persistence.PurgeRun;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The Retention view's figures: TTLs, rows by status and age, table size, recent purges. */
+@ApplicationScoped
+public class RetentionReport {
+
+  /** How many purge runs the view lists. */
+  static final int PURGE_RUNS_SHOWN = 20;
+
+  @Inject IdempotencyRecords records;
+
+  public RetentionSummary summary() {
+    KeyStatistics statistics = records.statistics();
+    List<RetentionSummary.AgeBucketCount> buckets =
+        statistics.buckets().stream()
+            .map(
+                b ->
+                    new RetentionSummary.AgeBucketCount(
+                        b.operation(), b.status().name(), b.bucket().label(), b.rows()))
+            .toList();
+    Map<String, Instant> oldest = new TreeMap<>();
+    for (KeyStatistics.StatusGroup group : statistics.groups()) {
+      oldest.merge(group.status().name(), group.oldest(), (a, b) -> a.isBefore(b) ? a : b);
+    }
+    List<RetentionSummary.PurgeRunView> runs =
+        records.recentPurgeRuns(PURGE_RUNS_SHOWN).stream().map(RetentionReport::view).toList();
+    return new RetentionSummary(
+        records.configuredTtls(), buckets, oldest, records.tableSizeBytes(), runs);
+  }
+
+  private static RetentionSummary.PurgeRunView view(PurgeRun run) {
+    return new RetentionSummary.PurgeRunView(
+        run.startedAt(), run.node(), run.startedBy(), run.rowsDeleted(), run.durationMillis());
+  }
+}

@@ -1,0 +1,100 @@
+package com.banhang.shop.admin.application;
+
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.IdempotencyRecord;
+import com.banhang.idempotency.persistence.ProcessingQuery;
+import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.shop.payments.api.PaymentAttemptView;
+import com.banhang.shop.payments.api.PaymentAttempts;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Keys left processing: paged on the server, filtered, with the detail of one. */
+@ApplicationScoped
+public class StuckOperations {
+
+  /** The console's default threshold: keys younger than this may still be running. */
+  public static final Duration DEFAULT_MIN_AGE = Duration.ofMinutes(2);
+
+  static final String PAYMENTS_CHARGE = "payments.charge";
+
+  @Inject IdempotencyRecords records;
+  @Inject PaymentAttempts paymentAttempts;
+
+  public int count(StuckFilter filter) {
+    return records.listProcessing(query(filter), 0, 0).total();
+  }
+
+  /** Oldest first. */
+  public List<StuckOperation> page(StuckFilter filter, int offset, int limit) {
+    return records.listProcessing(query(filter), offset, limit).rows().stream()
+        .map(StuckOperations::view)
+        .toList();
+  }
+
+  /** The key, if it is still processing, with its payment attempt for a payments.charge key. */
+  public Optional<StuckOperationDetail> detail(KeyRef ref) {
+    return records
+        .find(ref.tenant(), ref.operation(), ref.key())
+        .filter(record -> record.status() == RecordStatus.PROCESSING)
+        .map(
+            record ->
+                new StuckOperationDetail(
+                    view(record),
+                    record.requestHash(),
+                    record.expiresAt(),
+                    record.lastCheckDetail(),
+                    payment(ref)));
+  }
+
+  private Optional<PaymentAttemptSummary> payment(KeyRef ref) {
+    if (!PAYMENTS_CHARGE.equals(ref.operation())) {
+      return Optional.empty();
+    }
+    return paymentAttempts.attemptForKey(ref.tenant(), ref.key()).map(StuckOperations::summary);
+  }
+
+  static PaymentAttemptSummary summary(PaymentAttemptView attempt) {
+    return new PaymentAttemptSummary(
+        attempt.paymentId(),
+        attempt.orderId(),
+        attempt.amount(),
+        attempt.currency(),
+        attempt.status(),
+        attempt.gatewayKey(),
+        attempt.gatewayChargeId(),
+        attempt.createdAt());
+  }
+
+  private static ProcessingQuery query(StuckFilter filter) {
+    Duration minAge = filter.minAge() == null ? Duration.ZERO : filter.minAge();
+    String lastCheck =
+        StuckFilter.NEVER_CHECKED.equals(filter.lastCheck())
+            ? ProcessingQuery.NEVER_CHECKED
+            : blankToNull(filter.lastCheck());
+    return new ProcessingQuery(
+        blankToNull(filter.tenant()),
+        blankToNull(filter.operation()),
+        lastCheck,
+        Instant.now().minus(minAge));
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+
+  static StuckOperation view(IdempotencyRecord record) {
+    return new StuckOperation(
+        new KeyRef(record.tenant(), record.operation(), record.key()),
+        record.attempt(),
+        record.createdAt(),
+        record.lockedUntil(),
+        record.outcomeUnknown(),
+        record.lastCheck(),
+        record.lastCheckedAt());
+  }
+}

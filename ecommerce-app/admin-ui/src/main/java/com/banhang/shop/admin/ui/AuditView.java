@@ -1,0 +1,82 @@
+package com.banhang.shop.admin.ui;
+
+import com.banhang.shop.admin.application.AuditEntry;
+import com.banhang.shop.admin.application.AuditLog;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.textfield.TextField;
+import com.vaadin.flow.data.provider.CallbackDataProvider;
+import com.vaadin.flow.data.value.ValueChangeMode;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Every operator action, newest first, paged on the server. */
+@Route(value = "audit", layout = MainLayout.class)
+@PageTitle("Audit | BanHang operator console")
+public class AuditView extends VerticalLayout {
+
+  private final AuditLog audit;
+  final TextField search = new TextField();
+  final Grid<AuditEntry> grid = new Grid<>();
+  private final CallbackDataProvider<AuditEntry, Void> dataProvider;
+  private String text;
+
+  @Inject
+  public AuditView(AuditLog audit) {
+    this.audit = audit;
+    setSizeFull();
+
+    search.setId("audit-search-field");
+    search.setPlaceholder("operator, action, tenant, key, reason, result…");
+    search.setClearButtonVisible(true);
+    search.setWidth("28em");
+    search.setValueChangeMode(ValueChangeMode.LAZY);
+    search.addValueChangeListener(e -> search());
+    Button go = new Button("Search", e -> search());
+    go.setId("audit-search-button");
+    go.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    HorizontalLayout bar = new HorizontalLayout(search, go);
+    bar.setAlignItems(FlexComponent.Alignment.BASELINE);
+
+    dataProvider =
+        new CallbackDataProvider<>(
+            query ->
+                Notices.call(
+                        "Reading the audit",
+                        () -> audit.page(text, query.getOffset(), query.getLimit()))
+                    .map(List::stream)
+                    .orElseGet(Stream::empty),
+            query -> Notices.call("Counting the audit", () -> audit.count(text)).orElse(0),
+            AuditEntry::id);
+    grid.setId("audit-grid");
+    grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
+    grid.addColumn(a -> Formats.instant(a.occurredAt())).setHeader("When").setAutoWidth(true);
+    grid.addColumn(AuditEntry::operator).setHeader("Operator").setAutoWidth(true);
+    grid.addColumn(AuditEntry::action).setHeader("Action").setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.tenant())).setHeader("Tenant").setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.operation())).setHeader("Operation").setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.key())).setHeader("Key").setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.reason())).setHeader("Reason").setAutoWidth(true);
+    grid.addColumn(AuditEntry::result).setHeader("Result").setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.detail())).setHeader("Detail").setAutoWidth(true);
+    grid.setItems(dataProvider);
+    grid.setSizeFull();
+
+    add(new H2("Audit"), bar, grid);
+  }
+
+  void search() {
+    String value = search.getValue();
+    text = value == null || value.isBlank() ? null : value.trim();
+    dataProvider.refreshAll();
+  }
+}

@@ -1,0 +1,19 @@
+package com.banhang.shop.admin.ui;
+
+/**
+ * Checks a user name and password against the server's user registry. An interface so that the
+ * login view can be tested without a servlet container.
+ */
+public interface OperatorAuthenticator {
+
+  enum Outcome {
+    /** Valid credentials of a user in the operator role. */
+    OPERATOR,
+    /** Valid credentials, but not an operator (a customer). */
+    NOT_OPERATOR,
+    /** Unknown user or wrong password. */
+    INVALID_CREDENTIALS
+  }
+
+  Outcome authenticate(String userName, String password);
+}

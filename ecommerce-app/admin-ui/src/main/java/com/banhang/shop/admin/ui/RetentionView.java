@@ -1,0 +1,161 @@
+package com.banhang.shop.admin.ui;
+
+import com.banhang.shop.admin.application.OperatorActions;
+import com.banhang.shop.admin.application.RetentionReport;
+import com.banhang.shop.admin.application.RetentionSummary;
+import com.banhang.shop.admin.application.RetentionSummary.AgeBucketCount;
+import com.banhang.shop.admin.application.RetentionSummary.PurgeRunView;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.H3;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** How long keys are kept, how many there are, and the purge runs. */
+@Route(value = "retention", layout = MainLayout.class)
+@PageTitle("Retention | BanHang operator console")
+public class RetentionView extends VerticalLayout {
+
+  static final String SIZE_NOT_REPORTED = "not reported by this database";
+
+  record NameValue(String name, String value) {}
+
+  private final RetentionReport report;
+  private final OperatorActions actions;
+  final Grid<NameValue> ttl = new Grid<>();
+  final Grid<AgeBucketCount> rows = new Grid<>();
+  final Grid<NameValue> oldest = new Grid<>();
+  final Span tableSize = new Span();
+  final Grid<PurgeRunView> purges = new Grid<>();
+
+  @Inject
+  public RetentionView(RetentionReport report, OperatorActions actions) {
+    this.report = report;
+    this.actions = actions;
+    setWidthFull();
+
+    Button purge = new Button("Purge now", e -> purgeNow());
+    purge.setId("purge-button");
+    purge.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    Button refresh = new Button("Refresh", e -> refresh());
+    refresh.setId("refresh-button");
+    HorizontalLayout header = new HorizontalLayout(new H2("Retention"), refresh, purge);
+    header.setAlignItems(FlexComponent.Alignment.BASELINE);
+
+    ttl.setId("ttl-grid");
+    nameValueGrid(ttl, "Operation", "Kept for");
+    oldest.setId("oldest-grid");
+    nameValueGrid(oldest, "Status", "Oldest row");
+
+    rows.setId("rows-grid");
+    rows.addThemeVariants(GridVariant.LUMO_COMPACT);
+    rows.setAllRowsVisible(true);
+    rows.addColumn(AgeBucketCount::operation).setHeader("Operation").setAutoWidth(true);
+    rows.addColumn(AgeBucketCount::status).setHeader("Status").setAutoWidth(true);
+    rows.addColumn(AgeBucketCount::ageBucket).setHeader("Age").setAutoWidth(true);
+    rows.addColumn(AgeBucketCount::rows).setHeader("Rows");
+
+    tableSize.setId("table-size");
+
+    purges.setId("purge-grid");
+    purges.addThemeVariants(GridVariant.LUMO_COMPACT);
+    purges.setAllRowsVisible(true);
+    purges.addColumn(p -> Formats.instant(p.startedAt())).setHeader("Started").setAutoWidth(true);
+    purges.addColumn(PurgeRunView::node).setHeader("Node").setAutoWidth(true);
+    purges.addColumn(PurgeRunView::startedBy).setHeader("Started by").setAutoWidth(true);
+    purges.addColumn(PurgeRunView::rowsDeleted).setHeader("Rows deleted");
+    purges.addColumn(p -> p.durationMillis() + " ms").setHeader("Duration");
+
+    add(
+        header,
+        new H3("Time to live per operation"),
+        ttl,
+        new H3("Rows by status and age"),
+        rows,
+        new H3("Oldest row per status"),
+        oldest,
+        tableSize,
+        new H3("Last purge runs"),
+        purges);
+    refresh();
+  }
+
+  private static void nameValueGrid(Grid<NameValue> grid, String name, String value) {
+    grid.addThemeVariants(GridVariant.LUMO_COMPACT);
+    grid.setAllRowsVisible(true);
+    grid.addColumn(NameValue::name).setHeader(name).setAutoWidth(true);
+    grid.addColumn(NameValue::value).setHeader(value).setAutoWidth(true);
+  }
+
+  void refresh() {
+    Notices.call("Retention report", report::summary)
+        .ifPresentOrElse(
+            this::show,
+            () -> {
+              ttl.setItems(List.of());
+              rows.setItems(List.of());
+              oldest.setItems(List.of());
+              purges.setItems(List.of());
+              tableSize.setText("Table size: " + Formats.NONE);
+            });
+  }
+
+  private void show(RetentionSummary summary) {
+    Instant now = Instant.now();
+    ttl.setItems(
+        entries(summary.ttlPerOperation()).stream()
+            .map(e -> new NameValue(e.getKey(), Formats.age(e.getValue())))
+            .toList());
+    rows.setItems(summary.rowsByStatusAndAge() == null ? List.of() : summary.rowsByStatusAndAge());
+    oldest.setItems(
+        entries(summary.oldestPerStatus()).stream()
+            .map(
+                e ->
+                    new NameValue(
+                        e.getKey(),
+                        Formats.instant(e.getValue())
+                            + " ("
+                            + Formats.ageSince(e.getValue(), now)
+                            + " ago)"))
+            .toList());
+    tableSize.setText(
+        "Table size: "
+            + (summary.tableSizeBytes() != null && summary.tableSizeBytes().isPresent()
+                ? bytes(summary.tableSizeBytes().getAsLong())
+                : SIZE_NOT_REPORTED));
+    purges.setItems(summary.lastPurgeRuns() == null ? List.of() : summary.lastPurgeRuns());
+  }
+
+  private static <V> List<Map.Entry<String, V>> entries(Map<String, V> map) {
+    return map == null
+        ? List.of()
+        : map.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList();
+  }
+
+  static String bytes(long bytes) {
+    if (bytes < 1024) {
+      return bytes + " B";
+    }
+    if (bytes < 1024 * 1024) {
+      return String.format(java.util.Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+    }
+    return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
+  }
+
+  void purgeNow() {
+    Notices.call("Purge", () -> actions.purgeNow(OperatorSession.currentName()))
+        .ifPresent(Notices::result);
+    refresh();
+  }
+}

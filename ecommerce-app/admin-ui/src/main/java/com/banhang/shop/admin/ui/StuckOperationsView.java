@@ -1,0 +1,286 @@
+package com.banhang.shop.admin.ui;
+
+import com.banhang.shop.admin.application.ActionResult;
+import com.banhang.shop.admin.application.KeyRef;
+import com.banhang.shop.admin.application.OperatorActions;
+import com.banhang.shop.admin.application.PaymentAttemptSummary;
+import com.banhang.shop.admin.application.StuckFilter;
+import com.banhang.shop.admin.application.StuckOperation;
+import com.banhang.shop.admin.application.StuckOperationDetail;
+import com.banhang.shop.admin.application.StuckOperations;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.combobox.ComboBox;
+import com.vaadin.flow.component.formlayout.FormLayout;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.H3;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.textfield.IntegerField;
+import com.vaadin.flow.component.textfield.TextField;
+import com.vaadin.flow.data.provider.CallbackDataProvider;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** Keys left processing, and what an operator may do about them. */
+@Route(value = "stuck", layout = MainLayout.class)
+@PageTitle("Stuck operations | BanHang operator console")
+public class StuckOperationsView extends VerticalLayout {
+
+  static final List<String> OPERATIONS = List.of("orders.create", "payments.charge");
+  static final List<String> LAST_CHECKS =
+      List.of(
+          StuckFilter.NEVER_CHECKED,
+          "NEEDS_OPERATOR",
+          "GATEWAY_UNREACHABLE",
+          "FAILED",
+          "STILL_RUNNING");
+
+  private final StuckOperations stuck;
+  private final OperatorActions actions;
+
+  final TextField tenant = new TextField("Tenant");
+  final ComboBox<String> operation = new ComboBox<>("Operation", OPERATIONS);
+  final ComboBox<String> lastCheck = new ComboBox<>("Reconciliation outcome", LAST_CHECKS);
+  final IntegerField minAgeMinutes = new IntegerField("Min age (minutes)");
+  final Grid<StuckOperation> grid = new Grid<>();
+  private final CallbackDataProvider<StuckOperation, Void> dataProvider;
+  private final VerticalLayout detail = new VerticalLayout();
+  private StuckFilter filter;
+
+  @Inject
+  public StuckOperationsView(StuckOperations stuck, OperatorActions actions) {
+    this.stuck = stuck;
+    this.actions = actions;
+    setSizeFull();
+
+    tenant.setId("tenant-filter");
+    tenant.setClearButtonVisible(true);
+    operation.setId("operation-filter");
+    operation.setClearButtonVisible(true);
+    lastCheck.setId("last-check-filter");
+    lastCheck.setClearButtonVisible(true);
+    lastCheck.setItemLabelGenerator(
+        value -> StuckFilter.NEVER_CHECKED.equals(value) ? "NEVER_CHECKED" : value);
+    minAgeMinutes.setId("min-age-filter");
+    minAgeMinutes.setMin(0);
+    minAgeMinutes.setStepButtonsVisible(true);
+    minAgeMinutes.setValue((int) StuckOperations.DEFAULT_MIN_AGE.toMinutes());
+    Button search = new Button("Search", e -> applyFilter());
+    search.setId("search-button");
+    search.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    HorizontalLayout filters = new HorizontalLayout(tenant, operation, lastCheck, minAgeMinutes);
+    filters.add(search);
+    filters.setAlignItems(FlexComponent.Alignment.BASELINE);
+    filters.setWrap(true);
+
+    Button reconcile = new Button("Reconcile now", e -> reconcileSelected());
+    reconcile.setId("reconcile-button");
+    Button resolveCharged = new Button("Resolve as charged", e -> resolveAsCharged());
+    resolveCharged.setId("resolve-charged-button");
+    Button resolveNotCharged = new Button("Resolve as not charged", e -> resolveAsNotCharged());
+    resolveNotCharged.setId("resolve-not-charged-button");
+    resolveNotCharged.addThemeVariants(ButtonVariant.LUMO_ERROR);
+    HorizontalLayout buttons = new HorizontalLayout(reconcile, resolveCharged, resolveNotCharged);
+
+    filter = currentFilter();
+    dataProvider =
+        new CallbackDataProvider<>(
+            query ->
+                Notices.call(
+                        "Reading stuck operations",
+                        () -> stuck.page(filter, query.getOffset(), query.getLimit()))
+                    .map(List::stream)
+                    .orElseGet(Stream::empty),
+            query -> Notices.call("Counting stuck operations", () -> stuck.count(filter)).orElse(0),
+            StuckOperation::ref);
+    grid.setId("stuck-grid");
+    grid.setSelectionMode(Grid.SelectionMode.MULTI);
+    grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
+    grid.addColumn(s -> s.ref().tenant()).setHeader("Tenant").setAutoWidth(true);
+    grid.addColumn(s -> s.ref().operation()).setHeader("Operation").setAutoWidth(true);
+    grid.addColumn(s -> s.ref().key()).setHeader("Key").setAutoWidth(true);
+    grid.addColumn(s -> Formats.age(s.age(Instant.now()))).setHeader("Age").setAutoWidth(true);
+    grid.addColumn(StuckOperation::attempt).setHeader("Attempt");
+    grid.addColumn(s -> s.leaseExpired(Instant.now()) ? "expired" : "held")
+        .setHeader("Lease")
+        .setAutoWidth(true);
+    grid.addColumn(s -> s.outcomeUnknown() ? "yes" : "no").setHeader("Outcome unknown");
+    grid.addColumn(s -> Formats.text(s.lastCheck())).setHeader("Last check").setAutoWidth(true);
+    grid.addColumn(s -> Formats.instant(s.lastCheckedAt()))
+        .setHeader("Checked at")
+        .setAutoWidth(true);
+    grid.setItems(dataProvider);
+    grid.asMultiSelect().addSelectionListener(e -> showDetail(e.getAddedSelection(), e.getValue()));
+    grid.setWidthFull();
+
+    detail.setId("stuck-detail");
+    detail.setPadding(false);
+    detail.setSpacing(false);
+    showDetail(Set.of(), Set.of());
+
+    add(new H2("Stuck operations"), filters, buttons, grid, detail);
+  }
+
+  private StuckFilter currentFilter() {
+    Integer minutes = minAgeMinutes.getValue();
+    Duration minAge =
+        minutes == null ? StuckOperations.DEFAULT_MIN_AGE : Duration.ofMinutes(minutes);
+    return new StuckFilter(
+        blankToNull(tenant.getValue()), operation.getValue(), lastCheck.getValue(), minAge);
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+
+  void applyFilter() {
+    filter = currentFilter();
+    refresh();
+  }
+
+  private void refresh() {
+    grid.deselectAll();
+    dataProvider.refreshAll();
+  }
+
+  private void showDetail(Set<StuckOperation> added, Set<StuckOperation> selected) {
+    detail.removeAll();
+    Optional<StuckOperation> shown =
+        added.stream().findFirst().or(() -> selected.stream().findFirst());
+    if (shown.isEmpty()) {
+      detail.add(new Span("Select a row to see its detail."));
+      return;
+    }
+    Notices.call("Reading the detail", () -> stuck.detail(shown.get().ref()).orElse(null))
+        .ifPresentOrElse(
+            this::renderDetail,
+            () -> detail.add(new Span("No detail: the key is no longer processing.")));
+  }
+
+  private void renderDetail(StuckOperationDetail d) {
+    StuckOperation op = d.operation();
+    FormLayout form = new FormLayout();
+    form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
+    field(form, "Tenant", op.ref().tenant());
+    field(form, "Operation", op.ref().operation());
+    field(form, "Key", op.ref().key());
+    field(form, "Fingerprint", d.fingerprint());
+    field(form, "Attempt", Integer.toString(op.attempt()));
+    field(
+        form,
+        "Lease until",
+        Formats.instant(op.lockedUntil())
+            + (op.leaseExpired(Instant.now()) ? " (expired)" : " (held)"));
+    field(form, "Created", Formats.instant(op.createdAt()));
+    field(form, "Expires", Formats.instant(d.expiresAt()));
+    field(form, "Outcome unknown", op.outcomeUnknown() ? "yes" : "no");
+    field(form, "Last reconciliation", Formats.text(op.lastCheck()));
+    field(form, "Checked at", Formats.instant(op.lastCheckedAt()));
+    field(form, "Check detail", Formats.text(d.lastCheckDetail()));
+    H3 title = new H3("Detail of " + op.ref().key());
+    detail.add(title, form);
+    Optional<PaymentAttemptSummary> payment = d.payment() == null ? Optional.empty() : d.payment();
+    payment.ifPresent(
+        p -> {
+          FormLayout pay = new FormLayout();
+          pay.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
+          field(pay, "Payment", p.paymentId());
+          field(pay, "Order", p.orderId());
+          field(pay, "Amount", p.amount() + " " + p.currency());
+          field(pay, "Status", p.status());
+          field(pay, "Gateway key", p.gatewayKey());
+          field(pay, "Gateway charge", Formats.text(p.gatewayChargeId()));
+          field(pay, "Attempt created", Formats.instant(p.createdAt()));
+          detail.add(new H3("Payment attempt"), pay);
+        });
+  }
+
+  private static void field(FormLayout form, String label, String value) {
+    Span span = Formats.value(value);
+    form.addFormItem(span, label);
+  }
+
+  void reconcileSelected() {
+    List<KeyRef> keys = grid.getSelectedItems().stream().map(StuckOperation::ref).toList();
+    if (keys.isEmpty()) {
+      Notices.error("Select the keys to reconcile first.");
+      return;
+    }
+    act("Reconcile", () -> actions.reconcile(OperatorSession.currentName(), keys));
+  }
+
+  private Optional<KeyRef> singleSelection() {
+    Set<StuckOperation> selected = grid.getSelectedItems();
+    if (selected.size() != 1) {
+      Notices.error("Select exactly one key to resolve.");
+      return Optional.empty();
+    }
+    return Optional.of(selected.iterator().next().ref());
+  }
+
+  void resolveAsCharged() {
+    singleSelection()
+        .ifPresent(
+            ref ->
+                new ResolveDialog(
+                        "Resolve " + ref.key() + " as charged",
+                        true,
+                        (chargeId, reason) -> resolveAsCharged(ref, chargeId, reason))
+                    .open());
+  }
+
+  private boolean resolveAsCharged(KeyRef ref, String chargeId, String reason) {
+    String operator = OperatorSession.currentName();
+    Optional<ActionResult> result =
+        act(
+            "Resolve as charged",
+            () -> actions.resolveAsCharged(operator, ref, chargeId, reason, false));
+    if (result.isPresent() && result.get().status() == ActionResult.Status.CONFIRMATION_NEEDED) {
+      new OverrideDialog(
+              result.get().message(),
+              () ->
+                  act(
+                      "Resolve as charged (override)",
+                      () -> actions.resolveAsCharged(operator, ref, chargeId, reason, true)))
+          .open();
+    }
+    return result.isPresent();
+  }
+
+  void resolveAsNotCharged() {
+    singleSelection()
+        .ifPresent(
+            ref ->
+                new ResolveDialog(
+                        "Resolve " + ref.key() + " as not charged",
+                        false,
+                        (chargeId, reason) ->
+                            act(
+                                    "Resolve as not charged",
+                                    () ->
+                                        actions.resolveAsNotCharged(
+                                            OperatorSession.currentName(), ref, reason))
+                                .isPresent())
+                    .open());
+  }
+
+  /** Calls an action, shows its result at once and re-reads the grid. */
+  private Optional<ActionResult> act(String what, java.util.function.Supplier<ActionResult> call) {
+    Optional<ActionResult> result = Notices.call(what, call);
+    result.ifPresent(Notices::result);
+    refresh();
+    return result;
+  }
+}

@@ -1,0 +1,145 @@
+package com.banhang.shop.admin.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.shop.payments.api.PaymentResolution;
+import com.banhang.shop.payments.api.Reconciliation;
+import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.Resolution;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+
+class OperatorActionsTest {
+
+  private static final KeyRef PAYMENT = new KeyRef("alice", "payments.charge", "k1");
+
+  private final OperatorActions actions = new OperatorActions();
+
+  @BeforeEach
+  void collaborators() {
+    actions.reconciliation = mock(Reconciliation.class);
+    actions.resolution = mock(PaymentResolution.class);
+    actions.records = mock(IdempotencyRecords.class);
+    actions.audit = mock(AuditLog.class);
+  }
+
+  @Test
+  void resolveWithoutReason_refusedWithoutCallingPayments_andAudited() {
+    ActionResult result = actions.resolveAsNotCharged("operator", PAYMENT, "  ");
+
+    assertThat(result.status()).isEqualTo(ActionResult.Status.REFUSED);
+    assertThat(result.message()).contains("reason");
+    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString());
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.RESOLVE_AS_NOT_CHARGED),
+            eq(PAYMENT),
+            eq("  "),
+            eq(result));
+  }
+
+  @Test
+  void resolveAsCharged_paymentsAnswerMapped_overrideAuditedAsSuch() {
+    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", false))
+        .thenReturn(
+            new Resolution(
+                Resolution.Result.CONFIRMATION_NEEDED, "gateway does not know", "p", "o"));
+    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", true))
+        .thenReturn(new Resolution(Resolution.Result.RESOLVED, "recorded", "p", "o"));
+
+    ActionResult first = actions.resolveAsCharged("operator", PAYMENT, "ch_1", "statement", false);
+    ActionResult second = actions.resolveAsCharged("operator", PAYMENT, "ch_1", "statement", true);
+
+    assertThat(first.status()).isEqualTo(ActionResult.Status.CONFIRMATION_NEEDED);
+    assertThat(second.status()).isEqualTo(ActionResult.Status.DONE);
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.RESOLVE_AS_CHARGED_OVERRIDE),
+            eq(PAYMENT),
+            eq("statement [charge ch_1]"),
+            eq(second));
+  }
+
+  @Test
+  void resolveAnOrderKey_refused() {
+    ActionResult result =
+        actions.resolveAsNotCharged(
+            "operator", new KeyRef("alice", "orders.create", "k"), "wrong key");
+
+    assertThat(result.status()).isEqualTo(ActionResult.Status.REFUSED);
+    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString());
+    verify(actions.resolution, never())
+        .resolveAsCharged(anyString(), anyString(), anyString(), anyBoolean());
+  }
+
+  @Test
+  void reconcileSelection_eachKeyReconciledAndAudited_summaryCountsOutcomes() {
+    KeyRef second = new KeyRef("bob", "payments.charge", "k2");
+    KeyRef gone = new KeyRef("bob", "payments.charge", "k3");
+    when(actions.reconciliation.reconcileKey("alice", "k1")).thenReturn(Outcome.CAPTURED);
+    when(actions.reconciliation.reconcileKey("bob", "k2")).thenReturn(Outcome.NEEDS_OPERATOR);
+    when(actions.reconciliation.reconcileKey("bob", "k3")).thenReturn(Outcome.NOT_PROCESSING);
+
+    ActionResult result = actions.reconcile("operator", List.of(PAYMENT, second, gone));
+
+    assertThat(result.status()).isEqualTo(ActionResult.Status.DONE);
+    assertThat(result.message())
+        .contains("reconciled 3 keys", "CAPTURED=1", "NEEDS_OPERATOR=1", "k3 is not processing");
+    ArgumentCaptor<ActionResult> audited = ArgumentCaptor.forClass(ActionResult.class);
+    verify(actions.audit, org.mockito.Mockito.times(3))
+        .append(eq("operator"), eq(OperatorActions.RECONCILE), any(), eq(null), audited.capture());
+    assertThat(audited.getAllValues())
+        .extracting(ActionResult::status)
+        .containsExactly(
+            ActionResult.Status.DONE, ActionResult.Status.DONE, ActionResult.Status.REFUSED);
+  }
+
+  @Test
+  void reconcileWhileTheGatewayIsDown_failed() {
+    when(actions.reconciliation.reconcileKey("alice", "k1"))
+        .thenReturn(Outcome.GATEWAY_UNREACHABLE);
+
+    assertThat(actions.reconcile("operator", List.of(PAYMENT)).status())
+        .isEqualTo(ActionResult.Status.FAILED);
+  }
+
+  @Test
+  void purgeNow_runsAsTheOperator_andReportsRows() {
+    when(actions.records.purgeExpiredNow("operator"))
+        .thenReturn(new PurgeRun(Instant.now(), "node-1", "operator", 42, 7));
+
+    ActionResult result = actions.purgeNow("operator");
+
+    assertThat(result.message()).isEqualTo("purged 42 expired keys in 7 ms on node-1");
+    verify(actions.audit).append("operator", OperatorActions.PURGE, null, null, result);
+  }
+
+  @Test
+  void auditWriteFails_afterTheActionHappened_answerKeptAndSaysTheEntryIsMissing() {
+    when(actions.resolution.resolveAsNotCharged("alice", "k1"))
+        .thenReturn(new Resolution(Resolution.Result.RESOLVED, "released", "p", "o"));
+    org.mockito.Mockito.doThrow(new IllegalStateException("disk full"))
+        .when(actions.audit)
+        .append(any(), any(), any(), any(), any());
+
+    ActionResult result = actions.resolveAsNotCharged("operator", PAYMENT, "no charge");
+
+    assertThat(result.status()).isEqualTo(ActionResult.Status.DONE);
+    assertThat(result.message()).isEqualTo("released (the audit entry could not be written)");
+  }
+}

@@ -1,0 +1,228 @@
+package com.banhang.shop.admin.ui;
+
+import static com.github.mvysny.kaributesting.v10.LocatorJ._click;
+import static com.github.mvysny.kaributesting.v10.LocatorJ._find;
+import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
+import static com.github.mvysny.kaributesting.v10.LocatorJ._setValue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.atLeastOnce;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import com.banhang.shop.admin.application.ActionResult;
+import com.banhang.shop.admin.application.KeyRef;
+import com.banhang.shop.admin.application.StuckFilter;
+import com.banhang.shop.admin.application.StuckOperation;
+import com.banhang.shop.admin.application.StuckOperations;
+import com.github.mvysny.kaributesting.v10.GridKt;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.combobox.ComboBox;
+import com.vaadin.flow.component.dialog.Dialog;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.html.Paragraph;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.notification.NotificationVariant;
+import com.vaadin.flow.component.textfield.IntegerField;
+import com.vaadin.flow.component.textfield.TextArea;
+import com.vaadin.flow.component.textfield.TextField;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+
+class StuckOperationsViewTest extends ConsoleTestBase {
+
+  private final StuckOperation a = Fixtures.stuckCharge("key-a", "NEEDS_OPERATOR");
+  private final StuckOperation b = Fixtures.stuckCharge("key-b", null);
+  private final StuckOperation c = Fixtures.stuckCharge("key-c", "FAILED");
+  private Grid<StuckOperation> grid;
+
+  @BeforeEach
+  @SuppressWarnings("unchecked")
+  void open() {
+    when(stuck.count(any())).thenReturn(3);
+    when(stuck.page(any(), anyInt(), anyInt())).thenAnswer(paged(List.of(a, b, c)));
+    when(stuck.detail(any())).thenAnswer(i -> Optional.of(Fixtures.detailOf(a)));
+    loginAs("operator");
+    navigate(StuckOperationsView.class);
+    grid = _get(Grid.class, s -> s.withId("stuck-grid"));
+  }
+
+  @Test
+  void theGridPagesOnTheServerWithTheDefaultMinimumAge() {
+    assertThat(GridKt._size(grid)).isEqualTo(3);
+    assertThat(GridKt._getFormattedRow(grid, 1)).contains("alice", "payments.charge", "key-b");
+    ArgumentCaptor<StuckFilter> filter = ArgumentCaptor.forClass(StuckFilter.class);
+    verify(stuck, atLeastOnce()).page(filter.capture(), eq(0), anyInt());
+    assertThat(filter.getValue())
+        .isEqualTo(new StuckFilter(null, null, null, StuckOperations.DEFAULT_MIN_AGE));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theFiltersReachTheService() {
+    _setValue(_get(TextField.class, s -> s.withId("tenant-filter")), "bob");
+    _setValue(_get(ComboBox.class, s -> s.withId("operation-filter")), "payments.charge");
+    _setValue(_get(ComboBox.class, s -> s.withId("last-check-filter")), StuckFilter.NEVER_CHECKED);
+    _setValue(_get(IntegerField.class, s -> s.withId("min-age-filter")), 10);
+    _click(_get(Button.class, s -> s.withId("search-button")));
+    GridKt._size(grid);
+
+    verify(stuck).count(new StuckFilter("bob", "payments.charge", "NEVER", Duration.ofMinutes(10)));
+  }
+
+  @Test
+  void selectingARowShowsItsDetailWithThePaymentAttempt() {
+    grid.select(a);
+
+    verify(stuck).detail(a.ref());
+    List<String> texts = _find(Span.class).stream().map(Span::getText).toList();
+    assertThat(texts)
+        .contains("sha256:fingerprint-key-a", "gk-key-a", "NEEDS_OPERATOR", "gateway answered 404");
+  }
+
+  @Test
+  void reconcileNowSendsExactlyTheSelectedKeys() {
+    when(actions.reconcile(eq("operator"), any()))
+        .thenReturn(ActionResult.done("2 keys examined: 1 captured, 1 still running"));
+    grid.select(a);
+    grid.select(c);
+
+    _click(_get(Button.class, s -> s.withId("reconcile-button")));
+
+    verify(actions).reconcile("operator", List.of(a.ref(), c.ref()));
+    assertThat(notificationTexts()).contains("DONE: 2 keys examined: 1 captured, 1 still running");
+    assertThat(notifications().get(notifications().size() - 1).getThemeNames())
+        .contains(NotificationVariant.LUMO_SUCCESS.getVariantName());
+    // The grid was read again after the action, and the selection went with the old rows.
+    assertThat(grid.getSelectedItems()).isEmpty();
+  }
+
+  @Test
+  void reconcileWithoutASelectionCallsNothing() {
+    _click(_get(Button.class, s -> s.withId("reconcile-button")));
+
+    verify(actions, never()).reconcile(anyString(), any());
+    assertThat(notificationTexts()).anyMatch(t -> t.contains("Select the keys"));
+  }
+
+  @Test
+  void resolveWithoutAReasonIsRefusedInTheUi() {
+    grid.select(b);
+    _click(_get(Button.class, s -> s.withId("resolve-charged-button")));
+    _setValue(_get(TextField.class, s -> s.withId("charge-id-field")), "ch_123");
+    _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "   ");
+
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    TextArea reason = _get(TextArea.class, s -> s.withId("reason-field"));
+    assertThat(reason.isInvalid()).isTrue();
+    assertThat(reason.getErrorMessage()).isEqualTo(ResolveDialog.REASON_REQUIRED);
+    assertThat(notificationTexts()).contains(ResolveDialog.REASON_REQUIRED);
+    verify(actions, never())
+        .resolveAsCharged(anyString(), any(), anyString(), anyString(), anyBoolean());
+    assertThat(_get(Dialog.class).isOpened()).isTrue();
+  }
+
+  @Test
+  void resolveAsNotChargedWithoutAReasonIsRefusedInTheUi() {
+    grid.select(b);
+    _click(_get(Button.class, s -> s.withId("resolve-not-charged-button")));
+
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    assertThat(_get(TextArea.class, s -> s.withId("reason-field")).isInvalid()).isTrue();
+    verify(actions, never()).resolveAsNotCharged(anyString(), any(), anyString());
+  }
+
+  @Test
+  void resolveAsChargedAnsweredRefusedShowsTheError() {
+    when(actions.resolveAsCharged("operator", b.ref(), "ch_other", "customer called", false))
+        .thenReturn(ActionResult.refused("charge ch_other is for another order"));
+    grid.select(b);
+    _click(_get(Button.class, s -> s.withId("resolve-charged-button")));
+    _setValue(_get(TextField.class, s -> s.withId("charge-id-field")), "ch_other");
+    _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "customer called");
+
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    assertThat(notificationTexts()).contains("REFUSED: charge ch_other is for another order");
+    assertThat(notifications().get(notifications().size() - 1).getThemeNames())
+        .contains(NotificationVariant.LUMO_ERROR.getVariantName());
+    assertThat(_find(Dialog.class, s -> s.withId("override-dialog"))).isEmpty();
+    verify(actions, times(1))
+        .resolveAsCharged(anyString(), any(), anyString(), anyString(), anyBoolean());
+  }
+
+  @Test
+  void confirmationNeededLeadsToTheOverrideDialogAndASecondCallWithOverride() {
+    KeyRef ref = b.ref();
+    when(actions.resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", false))
+        .thenReturn(
+            new ActionResult(
+                ActionResult.Status.CONFIRMATION_NEEDED, "the gateway does not know ch_1"));
+    when(actions.resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", true))
+        .thenReturn(ActionResult.done("settled as charged by ch_1 (override)"));
+    grid.select(b);
+    _click(_get(Button.class, s -> s.withId("resolve-charged-button")));
+    _setValue(_get(TextField.class, s -> s.withId("charge-id-field")), "ch_1");
+    _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "bank statement shows it");
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    Dialog override = _get(Dialog.class, s -> s.withId("override-dialog"));
+    assertThat(override.isOpened()).isTrue();
+    assertThat(_get(Paragraph.class, s -> s.withId("override-question")).getText())
+        .isEqualTo("The gateway no longer knows this charge: override?");
+    verify(actions, never()).resolveAsCharged(any(), any(), any(), any(), eq(true));
+
+    _click(_get(Button.class, s -> s.withId("override-button")));
+
+    verify(actions).resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", true);
+    assertThat(notificationTexts()).contains("DONE: settled as charged by ch_1 (override)");
+  }
+
+  @Test
+  void resolveAsNotChargedCallsTheServiceWithTheReason() {
+    when(actions.resolveAsNotCharged("operator", a.ref(), "gateway never saw it"))
+        .thenReturn(ActionResult.done("released; the order is payable again"));
+    grid.select(a);
+    _click(_get(Button.class, s -> s.withId("resolve-not-charged-button")));
+    _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "gateway never saw it");
+
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    verify(actions).resolveAsNotCharged("operator", a.ref(), "gateway never saw it");
+    assertThat(notificationTexts()).contains("DONE: released; the order is payable again");
+    assertThat(_find(Dialog.class).stream().filter(Dialog::isOpened)).isEmpty();
+  }
+
+  @Test
+  void resolvingNeedsExactlyOneSelectedKey() {
+    grid.select(a);
+    grid.select(b);
+
+    _click(_get(Button.class, s -> s.withId("resolve-not-charged-button")));
+
+    assertThat(_find(Dialog.class)).isEmpty();
+    assertThat(notificationTexts()).anyMatch(t -> t.contains("exactly one"));
+  }
+
+  @Test
+  void aFailingServiceShowsAnErrorAndTheViewStillRenders() {
+    when(stuck.count(any())).thenThrow(new UnsupportedOperationException("TODO"));
+    _click(_get(Button.class, s -> s.withId("search-button")));
+
+    assertThat(GridKt._size(grid)).isZero();
+    assertThat(notificationTexts()).anyMatch(t -> t.startsWith("Counting stuck operations failed"));
+    assertThat(_get(Button.class, s -> s.withId("reconcile-button")).isVisible()).isTrue();
+  }
+}
