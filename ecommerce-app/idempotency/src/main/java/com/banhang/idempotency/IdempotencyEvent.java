@@ -1,11 +1,22 @@
 package com.banhang.idempotency;
 
+import java.time.Duration;
+
 /**
- * What happened to one keyed request, fired as a CDI event so that an application can count it
- * (seed 000 s13: rates of new, replayed, conflicting and in-progress requests) with whatever
- * metrics library it uses; the library itself depends on none.
+ * What happened to one keyed request, fired as a CDI event so that an application can count it (the
+ * rates of new, replayed, conflicting and in-progress requests) with whatever metrics library it
+ * uses; the library itself depends on none.
+ *
+ * @param claimTime how long the store took to decide this request: the fast-path read of a
+ *     completed key plus the claim, whichever of them ran; null for events that follow no lookup (a
+ *     request refused before its claim, and the settling of a claim after the method)
  */
-public record IdempotencyEvent(String operation, Outcome outcome) {
+public record IdempotencyEvent(String operation, Outcome outcome, Duration claimTime) {
+
+  /** An event that follows no lookup in the store. */
+  public IdempotencyEvent(String operation, Outcome outcome) {
+    this(operation, outcome, null);
+  }
 
   /** The ways a keyed request can end. */
   public enum Outcome {

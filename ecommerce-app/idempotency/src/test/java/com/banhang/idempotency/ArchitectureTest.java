@@ -33,4 +33,14 @@ class ArchitectureTest {
           .resideInAPackage("com.banhang.idempotency.internal..")
           .because(
               "the store SPI stands alone; the JAX-RS machinery in internal uses it, not the reverse");
+
+  @ArchTest
+  static final ArchRule library_knowsNoUserInterface =
+      noClasses()
+          .that()
+          .resideInAPackage("com.banhang.idempotency..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("com.vaadin..", "com.banhang.shop.admin..")
+          .because("operator consoles read the library; the library never knows a console");
 }

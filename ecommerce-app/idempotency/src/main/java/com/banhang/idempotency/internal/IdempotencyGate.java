@@ -129,19 +129,26 @@ public class IdempotencyGate {
             ttl,
             policy.sideEffects() == SideEffects.LOCAL);
     ClaimResult result;
+    // Timed for the claim-latency histogram: the store's decision only, not the bounded wait or
+    // the replay that may follow it.
+    long claimStarted = System.nanoTime();
+    Duration claimTime;
     try {
       // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
       // before any write. New keys still go through the claim, the only arbiter of ownership.
       IdempotencyRecord finished = finishedRecord(claimRequest);
       if (finished != null) {
+        claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
         state.keyPresented(operation, finished.expiresAt());
-        request.abortWith(answerDuplicate(policy, claimRequest, finished));
+        request.abortWith(answerDuplicate(policy, claimRequest, finished, claimTime));
         return;
       }
       result = store.claim(claimRequest);
+      claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
     } catch (IdempotencyStoreUnavailableException e) {
+      claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
       LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
-      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE));
+      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
       request.abortWith(storeUnavailable(operation));
       return;
     }
@@ -149,12 +156,12 @@ public class IdempotencyGate {
     state.keyPresented(operation, record.expiresAt());
     if (result.won()) {
       state.claimed(record.claimedKey());
-      events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED));
+      events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
       return;
     }
 
     // Phase 3: answer a duplicate.
-    request.abortWith(answerDuplicate(policy, claimRequest, record));
+    request.abortWith(answerDuplicate(policy, claimRequest, record, claimTime));
   }
 
   private IdempotencyRecord finishedRecord(ClaimRequest claim) {
@@ -166,10 +173,10 @@ public class IdempotencyGate {
   }
 
   private Response answerDuplicate(
-      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record) {
+      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
     String operation = claimRequest.operation();
     if (!record.requestHash().equals(claimRequest.requestHash())) {
-      events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED));
+      events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED, claimTime));
       return problems.response(
           422,
           "idempotency-key-reused",
@@ -180,20 +187,20 @@ public class IdempotencyGate {
     }
     IdempotencyRecord current = awaitCompletion(record);
     if (current.completed()) {
-      events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED));
+      events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED, claimTime));
       return Response.fromResponse(StoredResponses.toResponse(current.response()))
           .header(REPLAYED_HEADER, "true")
           .build();
     }
     if (current.outcomeUnknown() && current.response() != null) {
-      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN));
+      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
       return problems.withRetryAfter(StoredResponses.toResponse(current.response()));
     }
     if (policy.sideEffects() == SideEffects.REMOTE
         && !current.lockedUntil().isAfter(Instant.now())) {
       // The lease ran out with no answer recorded: the request died (a crash) after its claim,
       // perhaps after the remote call. That is an unknown outcome, not a request still running.
-      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN));
+      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
       return problems.withRetryAfter(
           problems.response(
               409,
@@ -204,7 +211,7 @@ public class IdempotencyGate {
               operation,
               current.expiresAt()));
     }
-    events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS));
+    events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, claimTime));
     return problems.keyInUse(operation, current.expiresAt());
   }
 
@@ -213,7 +220,10 @@ public class IdempotencyGate {
     request.abortWith(problem);
   }
 
-  /** The bounded wait for a running first attempt; zero by default (seed 001: answer at once). */
+  /**
+   * The bounded wait for a running first attempt; zero by default (answer at once: the client
+   * decides).
+   */
   private IdempotencyRecord awaitCompletion(IdempotencyRecord record) {
     Duration wait = settings.inProgressWait();
     if (record.completed() || record.outcomeUnknown() || wait.isZero()) {

@@ -1,6 +1,6 @@
 package com.banhang.idempotency.internal;
 
-/** The {@code Idempotency-Key} header is present but not a key (CONTRACT s3). */
+/** The {@code Idempotency-Key} header is present but not a key (docs/idempotency.md). */
 public class InvalidIdempotencyKeyException extends Exception {
 
   private static final long serialVersionUID = 1L;

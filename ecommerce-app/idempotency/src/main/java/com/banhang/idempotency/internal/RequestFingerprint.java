@@ -24,7 +24,7 @@ import java.util.SortedMap;
 import org.erdtman.jcs.JsonCanonicalizer;
 
 /**
- * The fingerprint of a request (CONTRACT s4): SHA-256 over the operation, the matched path
+ * The fingerprint of a request (docs/idempotency.md): SHA-256 over the operation, the matched path
  * parameters and the RFC 8785 canonical form of the JSON body. Two bodies that differ only in
  * member order, whitespace, escapes or number spelling have the same fingerprint; credentials and
  * headers are never part of it.

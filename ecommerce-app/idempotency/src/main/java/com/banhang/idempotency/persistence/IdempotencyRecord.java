@@ -4,7 +4,7 @@ import com.banhang.idempotency.ClaimedKey;
 import java.time.Instant;
 
 /**
- * One row of the idempotency table (seed 000 s3).
+ * One row of the idempotency table.
  *
  * @param requestHash SHA-256 hex of the request's fingerprint
  * @param outcomeUnknown true while a remote side effect may or may not have happened

@@ -13,10 +13,10 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encrypts stored response bodies at rest (CONTRACT s9) with AES-256-GCM when a key is configured.
- * The key's scope (tenant, operation, key) is the associated data, so a body moved to another row
- * does not decrypt. Bodies stored before encryption was turned on stay readable: an encrypted body
- * starts with a NUL byte, which no JSON or text body does.
+ * Encrypts stored response bodies at rest (docs/idempotency.md) with AES-256-GCM when a key is
+ * configured. The key's scope (tenant, operation, key) is the associated data, so a body moved to
+ * another row does not decrypt. Bodies stored before encryption was turned on stay readable: an
+ * encrypted body starts with a NUL byte, which no JSON or text body does.
  */
 public final class ResponseBodyCipher {
 

@@ -9,7 +9,7 @@ import javax.sql.DataSource;
 /**
  * SQL Server: the claim is the stored procedure {@code dbo.usp_idempotency_claim} (sql/sqlserver),
  * which reads the key {@code WITH (UPDLOCK, HOLDLOCK)} and inserts it in its own short transaction,
- * so a concurrent caller queues at that read instead of failing on the primary key (seed 001).
+ * so a concurrent caller queues at that read instead of failing on the primary key.
  */
 public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
 

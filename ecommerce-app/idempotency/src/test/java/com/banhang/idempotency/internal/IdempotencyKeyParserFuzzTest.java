@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Any header value either yields a key that keeps the rules of CONTRACT s3, and is exactly what the
- * header says, or is refused with {@link InvalidIdempotencyKeyException}; nothing else escapes.
- * Without JAZZER_FUZZ this replays the inputs in IdempotencyKeyParserFuzzTestInputs.
+ * Any header value either yields a key that keeps the rules of docs/idempotency.md, and is exactly
+ * what the header says, or is refused with {@link InvalidIdempotencyKeyException}; nothing else
+ * escapes. Without JAZZER_FUZZ this replays the inputs in IdempotencyKeyParserFuzzTestInputs.
  */
 class IdempotencyKeyParserFuzzTest {
 

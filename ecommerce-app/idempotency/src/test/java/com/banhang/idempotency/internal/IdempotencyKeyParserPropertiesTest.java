@@ -12,8 +12,8 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Properties of CONTRACT s3 over generated keys (QuickTheories, fixed seed: a failure names its
- * shrunk example and reproduces on every run).
+ * Properties of docs/idempotency.md over generated keys (QuickTheories, fixed seed: a failure names
+ * its shrunk example and reproduces on every run).
  */
 class IdempotencyKeyParserPropertiesTest {
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Examples of CONTRACT s3: the two forms of the header and what is refused. */
+/** Examples of docs/idempotency.md: the two forms of the header and what is refused. */
 class IdempotencyKeyParserTest {
 
   private static final String UUID = "8e03978e-40d5-43e8-bc93-6894a57f9324";

@@ -15,8 +15,8 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONTRACT s4 over generated documents: spellings of one document share a fingerprint, and every
- * single change of meaning changes it. Each case is generated from its own seed, named in the
+ * docs/idempotency.md over generated documents: spellings of one document share a fingerprint, and
+ * every single change of meaning changes it. Each case is generated from its own seed, named in the
  * failure message, so that a failure reproduces with {@code new RandomJson(seed)}.
  */
 class RequestFingerprintPropertiesTest {

@@ -11,7 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Examples of CONTRACT s4: what the fingerprint ignores, what it sees, and what it refuses. */
+/**
+ * Examples of docs/idempotency.md: what the fingerprint ignores, what it sees, and what it refuses.
+ */
 class RequestFingerprintTest {
 
   private static final String ORDER =

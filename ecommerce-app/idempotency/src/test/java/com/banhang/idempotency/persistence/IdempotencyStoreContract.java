@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The {@link IdempotencyStore} contract (CONTRACT s6 and s8), run against each database by a
- * subclass that supplies a migrated data source. Every test starts from an empty table.
+ * The {@link IdempotencyStore} contract (docs/idempotency.md: atomicity and retention), run against
+ * each database by a subclass that supplies a migrated data source. Every test starts from an empty
+ * table.
  */
 abstract class IdempotencyStoreContract {
 

@@ -16,7 +16,7 @@ import java.util.UUID;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
-/** Stored bodies encrypted at rest (CONTRACT s9). */
+/** Stored bodies encrypted at rest (docs/idempotency.md). */
 class ResponseBodyCipherTest {
 
   private static final String KEY = Base64.getEncoder().encodeToString(new byte[32]);

@@ -19,8 +19,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The shop's background work, on the server's managed scheduler, on every node: reconciliation of
- * payments whose outcome is unknown (CONTRACT s7) and the purge of expired keys (s8). An interval
- * of zero turns a job off; on-demand runs still work.
+ * payments whose outcome is unknown (docs/payments.md) and the purge of expired keys
+ * (docs/idempotency.md). An interval of zero turns a job off; on-demand runs still work.
  */
 @ApplicationScoped
 public class BackgroundJobs {

@@ -8,8 +8,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The scheduled purge of expired keys (docs/idempotency.md, retention): completed and released
- * rows past their operation's TTL go, in bounded batches (idempotency.retention.batch-size and
+ * The scheduled purge of expired keys (docs/idempotency.md, retention): completed and released rows
+ * past their operation's TTL go, in bounded batches (idempotency.retention.batch-size and
  * max-batches); processing rows never go. Every run is recorded, so operators see it in the
  * console. Run by {@link BackgroundJobs}; operators can also run it from the console.
  */
