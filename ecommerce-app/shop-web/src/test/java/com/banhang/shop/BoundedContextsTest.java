@@ -8,7 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The boundaries of STYLE.md, checked on the compiled classes rather than hoped for. */
+/**
+ * The boundaries of the bounded contexts (README), checked on the compiled classes rather than
+ * hoped for.
+ */
 class BoundedContextsTest {
 
   private static JavaClasses shop;
@@ -71,6 +74,68 @@ class BoundedContextsTest {
         .dependOnClassesThat()
         .resideInAPackage("com.banhang.shop.payments.infrastructure.gateway..")
         .check(shop);
+  }
+
+  @Test
+  void operatorConsole_usesOtherContextsOnlyThroughTheirApplicationApi() {
+    noClasses()
+        .that()
+        .resideInAPackage("com.banhang.shop.admin..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "com.banhang.shop.orders.domain..",
+            "com.banhang.shop.orders.infrastructure..",
+            "com.banhang.shop.orders.api.rest..",
+            "com.banhang.shop.payments.domain..",
+            "com.banhang.shop.payments.application..",
+            "com.banhang.shop.payments.infrastructure..",
+            "com.banhang.shop.payments.api.rest..",
+            "com.banhang.idempotency.internal..")
+        .because(
+            "the console talks to the contexts' application services, never their REST"
+                + " resources, their domain or the gateway")
+        .check(shop);
+  }
+
+  @Test
+  void noContext_dependsOnTheOperatorConsole() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "com.banhang.shop.orders..", "com.banhang.shop.payments..", "com.banhang.idempotency..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.banhang.shop.admin..")
+        .check(shop);
+  }
+
+  @Test
+  void onlyTheAuditLog_namesTheAuditTable_andItNeverUpdatesOrDeletesIt() throws Exception {
+    // The audit is append-only: no other class may even name its table, so no UPDATE or DELETE of
+    // it can hide anywhere in the application; the one that does only inserts and selects.
+    java.util.List<String> naming = new java.util.ArrayList<>();
+    String auditLog = null;
+    for (com.tngtech.archunit.core.domain.JavaClass javaClass : shop) {
+      if (javaClass.getSource().isEmpty()) {
+        continue;
+      }
+      String text;
+      try (java.io.InputStream in = javaClass.getSource().get().getUri().toURL().openStream()) {
+        text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+      }
+      if (text.contains("operator_audit")) {
+        naming.add(javaClass.getName());
+        if (javaClass.getName().endsWith(".AuditLog")) {
+          auditLog = text;
+        }
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(naming)
+        .containsExactly("com.banhang.shop.admin.application.AuditLog");
+    org.assertj.core.api.Assertions.assertThat(auditLog)
+        .contains("INSERT INTO operator_audit")
+        .doesNotContain("UPDATE operator_audit", "DELETE FROM operator_audit");
   }
 
   @Test

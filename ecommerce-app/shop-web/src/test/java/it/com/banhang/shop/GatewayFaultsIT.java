@@ -17,8 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The network misbehaving between the shop and the processor (seed 001, seed 004): whatever the
- * gateway does, each order is charged at most once and each client gets a truthful answer.
+ * The network misbehaving between the shop and the processor : whatever the gateway does, each
+ * order is charged at most once and each client gets a truthful answer.
  */
 class GatewayFaultsIT {
 
@@ -31,7 +31,7 @@ class GatewayFaultsIT {
   void slowGateway_clientTimesOutAndRetries_gets409sThenTheReplay_oneCharge() throws Exception {
     String orderId = newOrder("alice");
     String key = newKey();
-    // Seed 001: the processor answers after 1.0 s, the client gives up after 0.5 s and retries.
+    // The processor answers after 1.0 s, the client gives up after 0.5 s and retries.
     Sandbox.faults("{\"latencyMs\":1000,\"latencyPhase\":\"AFTER_CHARGE\"}");
     RestAssuredConfig impatient =
         RestAssuredConfig.config()

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The Idempotency-Key header itself (CONTRACT s3): nothing is stored for a bad one. */
+/** The Idempotency-Key header itself (docs/idempotency.md): nothing is stored for a bad one. */
 class KeyValidationIT {
 
   @Test

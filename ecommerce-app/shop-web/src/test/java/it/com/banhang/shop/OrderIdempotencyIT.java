@@ -9,7 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
-/** orders.create, one request at a time: every outcome of CONTRACT s5 that a single client sees. */
+/**
+ * orders.create, one request at a time: every outcome of docs/problems.md that a single client
+ * sees.
+ */
 class OrderIdempotencyIT {
 
   @Test

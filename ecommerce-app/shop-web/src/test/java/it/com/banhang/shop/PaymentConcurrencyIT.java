@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real threads against the running shop and sandbox (seed 001's experiments): the sandbox's count
- * of charges per order is the ground truth.
+ * Real threads against the running shop and sandbox : the sandbox's count of charges per order is
+ * the ground truth.
  */
 class PaymentConcurrencyIT {
 
@@ -25,7 +25,8 @@ class PaymentConcurrencyIT {
   void twentyParallelPayments_oneKey_chargeExactlyOnce() throws Exception {
     String orderId = newOrder("alice");
     String key = newKey();
-    // A gateway as slow as seed 001's fake, so the duplicates arrive while the first one runs.
+    // A gateway as slow as a real processor under load, so the duplicates arrive while the first
+    // one runs.
     Sandbox.faults("{\"latencyMs\":300}");
     try {
       List<Response> responses = race(20, () -> pay("alice", orderId, key, "pm_card_ok"));

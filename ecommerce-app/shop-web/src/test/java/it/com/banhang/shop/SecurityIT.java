@@ -11,7 +11,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
-/** Scope and authorization (CONTRACT s2): a key is never a credential. */
+/** Scope and authorization (docs/idempotency.md): a key is never a credential. */
 class SecurityIT {
 
   @Test

@@ -13,10 +13,9 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 000 s14 / seed 004: kill the worker during the side effect. The shop's JVM dies after the
- * processor charged and before the shop recorded it; after a restart, reconciliation finds the
- * charge by its gateway key and completes the payment: one charge, and the client's retry gets the
- * payment.
+ * Kill the worker during the side effect. The shop's JVM dies after the processor charged and
+ * before the shop recorded it; after a restart, reconciliation finds the charge by its gateway key
+ * and completes the payment: one charge, and the client's retry gets the payment.
  */
 class ShopCrashIT {
 

@@ -70,4 +70,36 @@ public final class ShopDatabase {
         operation,
         key);
   }
+
+  /** Runs one INSERT, UPDATE or DELETE; returns the rows it changed. */
+  public static int update(String sql, Object... parameters) {
+    try (Connection connection =
+            DriverManager.getConnection(
+                System.getProperty("shop.jdbc.url"),
+                System.getProperty("shop.jdbc.user"),
+                System.getProperty("shop.jdbc.password", ""));
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot write the shop's database: " + e.getMessage(), e);
+    }
+  }
+
+  /** Makes a key look claimed {@code age} ago, as if its request were that old. */
+  public static void age(String tenant, String operation, String key, java.time.Duration age) {
+    int changed =
+        update(
+            "UPDATE idempotency_record SET created_at = ?"
+                + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+            java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minus(age),
+            tenant,
+            operation,
+            key);
+    if (changed != 1) {
+      throw new IllegalStateException("no key " + key + " to age");
+    }
+  }
 }

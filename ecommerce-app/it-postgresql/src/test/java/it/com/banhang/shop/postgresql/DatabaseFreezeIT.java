@@ -1,0 +1,138 @@
+package it.com.banhang.shop.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.restassured.path.json.JsonPath;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Readiness against a database that stops answering without closing its connections (a hung server,
+ * a network partition): every PostgreSQL process is frozen with SIGSTOP, so connections stay open
+ * and queries simply never return. /health/ready must say DOWN within seconds, with the database
+ * check DOWN, and UP again once the processes resume.
+ */
+class DatabaseFreezeIT {
+
+  private static final String SHOP = System.getProperty("shop.url", "http://localhost:9182");
+  private static final Path DATA =
+      Path.of(System.getProperty("shop.postgresql.data.dir", "target/postgresql-data"));
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
+
+  @Test
+  void frozenDatabase_readinessDownWithinSeconds_thenUpWhenItResumes() throws Exception {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions()
+        .until(() -> ready().status() == 200);
+
+    long postmaster =
+        Long.parseLong(Files.readAllLines(DATA.resolve("postmaster.pid")).get(0).trim());
+    List<Long> frozen = new CopyOnWriteArrayList<>();
+    // Should the test JVM be stopped mid-test, the database must not stay frozen for the build.
+    Thread thawOnExit = new Thread(() -> signal("CONT", frozen));
+    Runtime.getRuntime().addShutdownHook(thawOnExit);
+    try {
+      // The postmaster first, so that it forks no new backend after the children are listed.
+      frozen.add(postmaster);
+      signal("STOP", List.of(postmaster));
+      List<Long> children =
+          ProcessHandle.of(postmaster).orElseThrow().descendants().map(ProcessHandle::pid).toList();
+      assertThat(children).as("PostgreSQL's backends and workers").isNotEmpty();
+      frozen.addAll(children);
+      signal("STOP", children);
+
+      long started = System.nanoTime();
+      Health down =
+          await()
+              .atMost(Duration.ofSeconds(15))
+              .pollInterval(Duration.ofMillis(200))
+              .until(DatabaseFreezeIT::ready, health -> health.status() == 503);
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      System.out.printf("readiness DOWN %d ms after the freeze: %s%n", millis, down.body());
+      assertThat(millis).as("time to DOWN").isLessThan(8_000);
+      assertThat(down.json().getString("status")).isEqualTo("DOWN");
+      Map<String, Object> database = check(down, "database");
+      assertThat(database.get("status")).isEqualTo("DOWN");
+
+      // Every answer while frozen comes within the probe's bound, never a hung request.
+      for (int i = 0; i < 3; i++) {
+        long t = System.nanoTime();
+        Health again = ready();
+        assertThat(again.status()).isEqualTo(503);
+        assertThat((System.nanoTime() - t) / 1_000_000).as("probe time").isLessThan(5_000);
+      }
+    } finally {
+      signal("CONT", frozen);
+      Runtime.getRuntime().removeShutdownHook(thawOnExit);
+    }
+
+    Health up =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofSeconds(1))
+            .ignoreExceptions()
+            .until(DatabaseFreezeIT::ready, health -> health.status() == 200);
+    assertThat(up.json().getString("status")).isEqualTo("UP");
+    assertThat(check(up, "database").get("status")).isEqualTo("UP");
+  }
+
+  private record Health(int status, String body) {
+    JsonPath json() {
+      return JsonPath.from(body);
+    }
+  }
+
+  private static Health ready() throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(SHOP + "/health/ready"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return new Health(response.statusCode(), response.body());
+  }
+
+  private static Map<String, Object> check(Health health, String name) {
+    List<Map<String, Object>> checks = health.json().getList("checks");
+    return checks.stream()
+        .filter(c -> name.equals(c.get("name")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no check " + name + " in " + health.body()));
+  }
+
+  /** kill -SIG for every pid; a process that has ended meanwhile is no error. */
+  private static void signal(String signal, List<Long> pids) {
+    if (pids.isEmpty()) {
+      return;
+    }
+    List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+    pids.forEach(pid -> command.add(Long.toString(pid)));
+    try {
+      new ProcessBuilder(command).inheritIO().start().waitFor();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + command, e);
+    }
+  }
+}

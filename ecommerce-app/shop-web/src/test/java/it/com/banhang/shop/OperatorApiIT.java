@@ -1,0 +1,364 @@
+package it.com.banhang.shop;
+
+import static io.restassured.RestAssured.given;
+import static it.com.banhang.shop.Payments.newOrder;
+import static it.com.banhang.shop.Payments.pay;
+import static it.com.banhang.shop.ShopApi.newKey;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator's half of the mission over REST (docs/operations.md): a payment that reconciliation
+ * cannot settle is found, resolved with a reason, audited, and the customer's retry with the same
+ * key then ends with exactly one charge at the gateway.
+ */
+class OperatorApiIT {
+
+  private static final String CHARGE = "payments.charge";
+  private static final String PARKED_TENANT = "parked-by-test";
+
+  @AfterEach
+  void normalGateway() {
+    Sandbox.noFaults();
+    ShopDatabase.update("DELETE FROM idempotency_record WHERE tenant_id = ?", PARKED_TENANT);
+  }
+
+  @Test
+  void unknownPaymentBeyondGatewayRetention_resolvedAsNotCharged_customerRetryChargesOnce() {
+    String orderId = newOrder("alice");
+    String key = stuckBeyondGatewayRetention("alice", orderId);
+
+    // Without a reason: refused, nothing changed, and the refusal is audited.
+    Response noReason = resolve("alice", key, "not-charged", null, "", false);
+    assertThat(noReason.statusCode()).isEqualTo(422);
+    assertThat(noReason.contentType()).startsWith("application/problem+json");
+    assertThat((String) noReason.path("type")).endsWith("#operator-action-refused");
+    assertThat(ShopDatabase.heldKeys("alice", CHARGE, key)).isEqualTo(1);
+
+    Response resolved =
+        resolve("alice", key, "not-charged", null, "gateway dashboard shows no charge", false);
+    assertThat(resolved.statusCode()).isEqualTo(200);
+    assertThat((String) resolved.path("status")).isEqualTo("DONE");
+    assertThat(ShopDatabase.heldKeys("alice", CHARGE, key)).isZero();
+
+    // The customer's retry with the same key runs anew and pays once.
+    Response retry = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.header("Idempotent-Replayed")).isNull();
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+
+    List<Map<String, Object>> audit = auditOf(key);
+    assertThat(audit)
+        .extracting(e -> e.get("action"))
+        .containsExactly("RESOLVE_AS_NOT_CHARGED", "RESOLVE_AS_NOT_CHARGED");
+    assertThat(audit).extracting(e -> e.get("result")).containsExactly("DONE", "REFUSED");
+    assertThat(audit).allSatisfy(e -> assertThat(e.get("operator")).isEqualTo("operator"));
+    assertThat(audit.get(0).get("reason")).isEqualTo("gateway dashboard shows no charge");
+  }
+
+  @Test
+  void resolveAsCharged_mismatchingChargeRefused_unknownChargeNeedsOverride_thenOrderPaid() {
+    String orderId = newOrder("bob");
+    String key = stuckBeyondGatewayRetention("bob", orderId);
+    String oneUnitCharge = chargeAtTheGatewayDirectly(orderId, 1);
+
+    Response mismatch = resolve("bob", key, "charged", oneUnitCharge, "customer says paid", false);
+    assertThat(mismatch.statusCode()).isEqualTo(422);
+    assertThat((String) mismatch.path("detail")).contains("amount");
+    assertThat(ShopDatabase.heldKeys("bob", CHARGE, key)).isEqualTo(1);
+    assertThat(processing("bob", key)).isTrue();
+
+    String forgotten = "ch_forgotten_" + newKey();
+    Response needsConfirmation = resolve("bob", key, "charged", forgotten, "bank statement", false);
+    assertThat(needsConfirmation.statusCode()).isEqualTo(409);
+    assertThat((String) needsConfirmation.path("type")).endsWith("#override-confirmation-needed");
+    assertThat(processing("bob", key)).isTrue();
+
+    Response overridden = resolve("bob", key, "charged", forgotten, "bank statement", true);
+    assertThat(overridden.statusCode()).isEqualTo(200);
+    assertThat(processing("bob", key)).isFalse();
+
+    // The customer's retry is answered with the payment the operator recorded, not charged again.
+    Response retry = pay("bob", orderId, key, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat((String) retry.path("status")).isEqualTo("CAPTURED");
+    assertThat(ShopApi.as("bob").get("/api/v1/orders/" + orderId).<String>path("status"))
+        .isEqualTo("PAID");
+
+    assertThat(auditOf(key))
+        .extracting(e -> e.get("action") + "/" + e.get("result"))
+        .containsExactly(
+            "RESOLVE_AS_CHARGED_OVERRIDE/DONE",
+            "RESOLVE_AS_CHARGED/CONFIRMATION_NEEDED",
+            "RESOLVE_AS_CHARGED/REFUSED");
+  }
+
+  @Test
+  void stuckOperations_listedWithTheirPaymentAndLastCheck_keyLookupMasksMoney() {
+    String orderId = newOrder("alice");
+    String key = stuckBeyondGatewayRetention("alice", orderId);
+
+    Response listed =
+        ShopApi.as("operator")
+            .queryParam("tenant", "alice")
+            .queryParam("operation", CHARGE)
+            .queryParam("lastCheck", "NEEDS_OPERATOR")
+            .queryParam("limit", 500)
+            .get("/api/v1/admin/stuck-operations");
+    assertThat(listed.statusCode()).isEqualTo(200);
+    List<String> keys = listed.path("items.ref.key");
+    assertThat(keys).contains(key);
+
+    Response detail =
+        ShopApi.as("operator").get("/api/v1/admin/stuck-operations/alice/" + CHARGE + "/" + key);
+    assertThat(detail.statusCode()).isEqualTo(200);
+    assertThat((String) detail.path("payment.orderId")).isEqualTo(orderId);
+    assertThat((String) detail.path("payment.status")).isEqualTo("PENDING");
+    assertThat((String) detail.path("payment.gatewayKey")).startsWith("banhang_");
+    assertThat((String) detail.path("operation.lastCheck")).isEqualTo("NEEDS_OPERATOR");
+
+    // A completed key: its stored body is shown with the money masked.
+    String orderKey = newKey();
+    ShopApi.createOrder("alice", orderKey, ShopApi.orderBody(ShopApi.newSku(), 2, 625_000))
+        .then()
+        .statusCode(201);
+    Response lookedUp =
+        ShopApi.as("operator").get("/api/v1/admin/keys/alice/orders.create/" + orderKey);
+    assertThat(lookedUp.statusCode()).isEqualTo(200);
+    assertThat((String) lookedUp.path("status")).isEqualTo("COMPLETED");
+    assertThat((Integer) lookedUp.path("responseStatus")).isEqualTo(201);
+    String body = lookedUp.path("maskedBody");
+    assertThat(body).contains("\"total\": \"***\"").doesNotContain("1250000");
+
+    assertThat(
+            ShopApi.as("operator").get("/api/v1/admin/keys/alice/orders.create/nope").statusCode())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void parkedKeysBeyondOneBatch_doNotStarveReconciliationOfTheOthers() {
+    // More keys left for an operator than one reconciliation batch (100), all older than the rest.
+    OffsetDateTime longAgo = OffsetDateTime.now(ZoneOffset.UTC).minusDays(3);
+    for (int i = 0; i < 120; i++) {
+      ShopDatabase.update(
+          "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, request_hash,"
+              + " status, outcome, attempt, locked_until, created_at, expires_at, last_check)"
+              + " VALUES (?, ?, ?, ?, 'PROCESSING', 'UNKNOWN', 1, ?, ?, ?, 'NEEDS_OPERATOR')",
+          PARKED_TENANT,
+          CHARGE,
+          "parked-" + i,
+          "0".repeat(64),
+          longAgo,
+          longAgo,
+          longAgo.plusDays(7));
+    }
+    String orderId = newOrder("alice");
+    String key = newKey();
+    Sandbox.faults(
+        "{\"dropResponseProbability\":1,\"faultsOnReplays\":true,\"dropMode\":\"GATEWAY_TIMEOUT\"}");
+    assertThat(pay("alice", orderId, key, "pm_card_ok").statusCode()).isEqualTo(504);
+    Sandbox.noFaults();
+
+    assertThat(Payments.reconcileNow().statusCode()).isEqualTo(200);
+
+    Response retry = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat((String) retry.path("status")).isEqualTo("CAPTURED");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+    assertThat(
+            ShopDatabase.count(
+                "SELECT COUNT(*) FROM idempotency_record WHERE tenant_id = ?"
+                    + " AND status = 'PROCESSING' AND last_check = 'NEEDS_OPERATOR'",
+                PARKED_TENANT))
+        .isEqualTo(120);
+  }
+
+  @Test
+  void purgeNow_deletesExpiredKeys_recordsTheRun_andAuditsIt() {
+    OffsetDateTime longAgo = OffsetDateTime.now(ZoneOffset.UTC).minusDays(30);
+    String expired = "expired-" + newKey();
+    ShopDatabase.update(
+        "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, request_hash,"
+            + " status, attempt, locked_until, created_at, completed_at, expires_at)"
+            + " VALUES (?, 'orders.create', ?, ?, 'COMPLETED', 1, ?, ?, ?, ?)",
+        PARKED_TENANT,
+        expired,
+        "0".repeat(64),
+        longAgo,
+        longAgo,
+        longAgo,
+        longAgo.plusDays(1));
+    long runsBefore =
+        ShopDatabase.count(
+            "SELECT COUNT(*) FROM idempotency_purge_run WHERE started_by = 'operator'");
+
+    Response purged =
+        ShopApi.as("operator").header("Idempotency-Key", newKey()).post("/api/v1/admin/purges");
+
+    assertThat(purged.statusCode()).isEqualTo(200);
+    assertThat((String) purged.path("message")).startsWith("purged ");
+    assertThat(
+            ShopDatabase.count(
+                "SELECT COUNT(*) FROM idempotency_record WHERE idempotency_key = ?", expired))
+        .isZero();
+    assertThat(
+            ShopDatabase.count(
+                "SELECT COUNT(*) FROM idempotency_purge_run WHERE started_by = 'operator'"))
+        .isEqualTo(runsBefore + 1);
+    assertThat(
+            ShopApi.as("operator")
+                .queryParam("q", "PURGE")
+                .get("/api/v1/admin/audit")
+                .<List<String>>path("items.action"))
+        .contains("PURGE");
+  }
+
+  @Test
+  void audit_cannotBeChangedOrRemovedThroughTheApi_andCustomersCannotReadIt() {
+    assertThat(ShopApi.as("operator").put("/api/v1/admin/audit").statusCode()).isEqualTo(405);
+    assertThat(ShopApi.as("operator").delete("/api/v1/admin/audit").statusCode()).isEqualTo(405);
+    assertThat(ShopApi.as("alice").get("/api/v1/admin/audit").statusCode()).isEqualTo(403);
+    assertThat(ShopApi.as("alice").get("/api/v1/admin/stuck-operations").statusCode())
+        .isEqualTo(403);
+    assertThat(
+            ShopApi.as("alice")
+                .contentType(ContentType.JSON)
+                .header("Idempotency-Key", newKey())
+                .body("{\"tenant\":\"alice\",\"key\":\"k\",\"outcome\":\"not-charged\"}")
+                .post("/api/v1/admin/payment-resolutions")
+                .statusCode())
+        .isEqualTo(403);
+  }
+
+  @Test
+  void badOperatorInput_isAProblemAndChangesNothing() {
+    long auditBefore = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
+    Response badOutcome =
+        ShopApi.as("operator")
+            .contentType(ContentType.JSON)
+            .header("Idempotency-Key", newKey())
+            .body("{\"tenant\":\"alice\",\"key\":\"k\",\"outcome\":\"maybe\",\"reason\":\"x\"}")
+            .post("/api/v1/admin/payment-resolutions");
+    Response badAge =
+        ShopApi.as("operator")
+            .queryParam("minAge", "two minutes")
+            .get("/api/v1/admin/stuck-operations");
+    Response badLimit =
+        ShopApi.as("operator").queryParam("limit", 100_000).get("/api/v1/admin/audit");
+
+    assertThat(List.of(badOutcome, badAge, badLimit))
+        .allSatisfy(
+            r -> {
+              assertThat(r.statusCode()).isEqualTo(400);
+              assertThat(r.contentType()).startsWith("application/problem+json");
+            });
+    assertThat(ShopDatabase.count("SELECT COUNT(*) FROM operator_audit")).isEqualTo(auditBefore);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /**
+   * A payment whose request was lost before the processor (nothing charged), then made older than
+   * the gateway keeps keys: reconciliation can no longer tell, so it leaves the key to an operator.
+   */
+  private static String stuckBeyondGatewayRetention(String user, String orderId) {
+    String key = newKey();
+    Sandbox.faults("{\"loseRequestProbability\":1,\"dropMode\":\"GATEWAY_TIMEOUT\"}");
+    assertThat(pay(user, orderId, key, "pm_card_ok").statusCode()).isEqualTo(504);
+    Sandbox.noFaults();
+    ShopDatabase.age(user, CHARGE, key, Duration.ofDays(2));
+    // The test server reconciles every 2 s; operators may also run it now.
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () -> {
+              Payments.reconcileNow();
+              return "NEEDS_OPERATOR".equals(lastCheck(user, key));
+            });
+    assertThat(Sandbox.charges(orderId)).isZero();
+    return key;
+  }
+
+  private static String lastCheck(String user, String key) {
+    Response detail =
+        ShopApi.as("operator")
+            .get("/api/v1/admin/stuck-operations/" + user + "/" + CHARGE + "/" + key);
+    return detail.statusCode() == 200 ? detail.path("operation.lastCheck") : null;
+  }
+
+  private static boolean processing(String user, String key) {
+    return ShopDatabase.count(
+            "SELECT COUNT(*) FROM idempotency_record WHERE tenant_id = ? AND operation = ?"
+                + " AND idempotency_key = ? AND status = 'PROCESSING'",
+            user,
+            CHARGE,
+            key)
+        == 1;
+  }
+
+  private static Response resolve(
+      String tenant, String key, String outcome, String chargeId, String reason, boolean override) {
+    StringBuilder body =
+        new StringBuilder("{\"tenant\":\"")
+            .append(tenant)
+            .append("\",\"key\":\"")
+            .append(key)
+            .append("\",\"outcome\":\"")
+            .append(outcome)
+            .append("\",\"override\":")
+            .append(override);
+    if (chargeId != null) {
+      body.append(",\"chargeId\":\"").append(chargeId).append('"');
+    }
+    if (reason != null) {
+      body.append(",\"reason\":\"").append(reason).append('"');
+    }
+    body.append('}');
+    return ShopApi.as("operator")
+        .contentType(ContentType.JSON)
+        .header("Idempotency-Key", newKey())
+        .body(body.toString())
+        .post("/api/v1/admin/payment-resolutions");
+  }
+
+  /** A charge made at the gateway under another key, e.g. with the wrong amount. */
+  private static String chargeAtTheGatewayDirectly(String orderId, long amount) {
+    return given()
+        .baseUri(Sandbox.URL)
+        .contentType(ContentType.JSON)
+        .header("Idempotency-Key", newKey())
+        .body(
+            "{\"amount\":"
+                + amount
+                + ",\"currency\":\"VND\",\"orderReference\":\""
+                + orderId
+                + "\",\"paymentMethod\":\"pm_card_ok\"}")
+        .post("/v1/charges")
+        .then()
+        .statusCode(201)
+        .extract()
+        .path("id");
+  }
+
+  private static List<Map<String, Object>> auditOf(String key) {
+    return ShopApi.as("operator")
+        .queryParam("q", key)
+        .get("/api/v1/admin/audit")
+        .then()
+        .statusCode(200)
+        .extract()
+        .path("items");
+  }
+}
