@@ -2,7 +2,7 @@ package com.banhang.gateway.sandbox.charge;
 
 /**
  * The rule for the {@code Idempotency-Key} header: 1 to 255 characters of printable ASCII without
- * spaces (0x21 to 0x7E), compared case-sensitively, as in the shop's own contract.
+ * spaces (0x21 to 0x7E), compared case-sensitively, as the shop's own keys are.
  */
 public final class IdempotencyKeys {
 

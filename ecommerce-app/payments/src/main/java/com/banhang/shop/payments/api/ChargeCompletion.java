@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.Response;
 /**
  * Records a definite gateway result and completes the Idempotency-Key with the client's answer in
  * ONE JTA transaction: the payment, the order's PAID status and the completed key commit together
- * or not at all (CONTRACT s6, remote operations).
+ * or not at all (docs/payments.md).
  */
 @ApplicationScoped
 public class ChargeCompletion {

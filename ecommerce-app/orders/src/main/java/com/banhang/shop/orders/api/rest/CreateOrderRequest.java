@@ -11,8 +11,8 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 
 /**
- * Body of {@code POST /api/v1/orders} (CONTRACT s10). Amounts are integers in the currency's minor
- * unit, so that no float ever meets money; the bounds keep every total inside a long.
+ * Body of {@code POST /api/v1/orders} (docs/problems.md). Amounts are integers in the currency's
+ * minor unit, so that no float ever meets money; the bounds keep every total inside a long.
  */
 public record CreateOrderRequest(
     @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be an ISO 4217 code such as VND")

@@ -35,7 +35,7 @@ import jakarta.ws.rs.core.SecurityContext;
 @Produces(MediaType.APPLICATION_JSON)
 public class OrderPaymentsResource {
 
-  /** The problem every retry gets while a payment's outcome is unknown (CONTRACT s5). */
+  /** The problem every retry gets while a payment's outcome is unknown (docs/problems.md). */
   static final String OUTCOME_UNKNOWN = "payment-outcome-unknown";
 
   @Inject PaymentService payments;
