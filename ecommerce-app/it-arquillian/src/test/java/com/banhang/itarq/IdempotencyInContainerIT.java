@@ -77,6 +77,7 @@ class IdempotencyInContainerIT {
         .addAsLibraries(
             jarOf(Idempotent.class), jarOf(JsonCanonicalizer.class), jarOf(Assertions.class))
         .addAsResource("schema/V1__idempotency_record.sql")
+        .addAsResource("schema/V4__operator_console.sql")
         .addAsResource(
             "deployment/microprofile-config.properties", "META-INF/microprofile-config.properties")
         .addAsWebInfResource("deployment/beans.xml", "beans.xml");

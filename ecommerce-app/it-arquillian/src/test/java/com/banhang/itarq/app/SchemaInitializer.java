@@ -16,14 +16,16 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
- * Creates the schema when the application starts: the library's own H2 script
- * (sql/h2/V1__idempotency_record.sql, copied into the deployment by the build) and the business
- * table. Older tables are dropped first, so every deployment starts from empty tables.
+ * Creates the schema when the application starts: the library's own H2 scripts
+ * (sql/h2/V1__idempotency_record.sql and V4__operator_console.sql, which adds the columns and table
+ * the library reads; copied into the deployment by the build) and the business table. Older tables
+ * are dropped first, so every deployment starts from empty tables.
  */
 @ApplicationScoped
 public class SchemaInitializer {
 
-  static final String SCRIPT = "schema/V1__idempotency_record.sql";
+  static final List<String> SCRIPTS =
+      List.of("schema/V1__idempotency_record.sql", "schema/V4__operator_console.sql");
 
   @Resource(lookup = "jdbc/idem")
   DataSource dataSource;
@@ -31,8 +33,12 @@ public class SchemaInitializer {
   void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
     List<String> statements = new ArrayList<>();
     statements.add("DROP TABLE IF EXISTS idempotency_record");
+    statements.add("DROP TABLE IF EXISTS idempotency_purge_run");
+    statements.add("DROP TABLE IF EXISTS operator_audit");
     statements.add("DROP TABLE IF EXISTS widget");
-    statements.addAll(statements(script()));
+    for (String script : SCRIPTS) {
+      statements.addAll(statements(script(script)));
+    }
     statements.add("CREATE TABLE widget (id VARCHAR(36) PRIMARY KEY, name VARCHAR(255) NOT NULL)");
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
@@ -44,14 +50,14 @@ public class SchemaInitializer {
     }
   }
 
-  private static String script() {
-    try (InputStream in = SchemaInitializer.class.getClassLoader().getResourceAsStream(SCRIPT)) {
+  private static String script(String name) {
+    try (InputStream in = SchemaInitializer.class.getClassLoader().getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException(SCRIPT + " is not in the deployment");
+        throw new IllegalStateException(name + " is not in the deployment");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + SCRIPT, e);
+      throw new IllegalStateException("cannot read " + name, e);
     }
   }
 

@@ -26,7 +26,7 @@ public class DatabaseMigrations {
 
   void migrateOnStart(@Observes @Initialized(ApplicationScoped.class) Object start)
       throws SQLException {
-    String location = "classpath:db/migration/" + vendor();
+    String location = location(vendor(dataSource));
     var result =
         Flyway.configure(DatabaseMigrations.class.getClassLoader())
             .dataSource(dataSource)
@@ -42,8 +42,13 @@ public class DatabaseMigrations {
                 + " migrations run now)");
   }
 
-  /** The migration folder of the database behind the data source. */
-  private String vendor() throws SQLException {
+  /** The migration folder in the WAR for a database ({@code sql/<vendor>} in the repository). */
+  public static String location(String vendor) {
+    return "classpath:db/migration/" + vendor;
+  }
+
+  /** The migration set of the database behind {@code dataSource}: its product name decides. */
+  public static String vendor(DataSource dataSource) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
       String product = connection.getMetaData().getDatabaseProductName();
       if (product.startsWith("Microsoft SQL Server")) {

@@ -242,6 +242,24 @@ class OperatorApiIT {
   }
 
   @Test
+  void audit_onPostgreSql_theDatabaseItselfRefusesUpdateAndDelete() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        "postgresql".equals(System.getProperty("shop.db")),
+        "the append-only trigger exists on PostgreSQL and SQL Server; H2 has none");
+    ShopApi.as("operator").header("Idempotency-Key", newKey()).post("/api/v1/admin/purges");
+    long entries = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
+    assertThat(entries).isPositive();
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ShopDatabase.update("UPDATE operator_audit SET reason = 'rewritten'"))
+        .hasMessageContaining("append-only");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ShopDatabase.update("DELETE FROM operator_audit"))
+        .hasMessageContaining("append-only");
+    assertThat(ShopDatabase.count("SELECT COUNT(*) FROM operator_audit")).isEqualTo(entries);
+  }
+
+  @Test
   void badOperatorInput_isAProblemAndChangesNothing() {
     long auditBefore = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
     Response badOutcome =

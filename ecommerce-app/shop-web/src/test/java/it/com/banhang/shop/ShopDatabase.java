@@ -16,11 +16,7 @@ public final class ShopDatabase {
 
   /** The response body as the database holds it, encrypted or not. */
   public static byte[] storedBody(String tenant, String operation, String key) {
-    try (Connection connection =
-            DriverManager.getConnection(
-                System.getProperty("shop.jdbc.url"),
-                System.getProperty("shop.jdbc.user"),
-                System.getProperty("shop.jdbc.password", ""));
+    try (Connection connection = connect();
         PreparedStatement statement =
             connection.prepareStatement(
                 "SELECT response_body FROM idempotency_record"
@@ -38,11 +34,7 @@ public final class ShopDatabase {
   }
 
   public static long count(String sql, Object... parameters) {
-    try (Connection connection =
-            DriverManager.getConnection(
-                System.getProperty("shop.jdbc.url"),
-                System.getProperty("shop.jdbc.user"),
-                System.getProperty("shop.jdbc.password", ""));
+    try (Connection connection = connect();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.length; i++) {
         statement.setObject(i + 1, parameters[i]);
@@ -73,11 +65,7 @@ public final class ShopDatabase {
 
   /** Runs one INSERT, UPDATE or DELETE; returns the rows it changed. */
   public static int update(String sql, Object... parameters) {
-    try (Connection connection =
-            DriverManager.getConnection(
-                System.getProperty("shop.jdbc.url"),
-                System.getProperty("shop.jdbc.user"),
-                System.getProperty("shop.jdbc.password", ""));
+    try (Connection connection = connect();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.length; i++) {
         statement.setObject(i + 1, parameters[i]);
@@ -101,5 +89,13 @@ public final class ShopDatabase {
     if (changed != 1) {
       throw new IllegalStateException("no key " + key + " to age");
     }
+  }
+
+  /** A connection to the database of the server under test, as the build configured it. */
+  public static Connection connect() throws SQLException {
+    return DriverManager.getConnection(
+        System.getProperty("shop.jdbc.url"),
+        System.getProperty("shop.jdbc.user"),
+        System.getProperty("shop.jdbc.password", ""));
   }
 }

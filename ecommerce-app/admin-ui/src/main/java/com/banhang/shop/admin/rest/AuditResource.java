@@ -37,12 +37,13 @@ public class AuditResource {
       @QueryParam("q") String text,
       @QueryParam("offset") Integer offset,
       @QueryParam("limit") Integer limit) {
-    int from = offset == null ? 0 : offset;
-    int size = limit == null ? 50 : limit;
-    if (from < 0 || size < 1 || size > StuckOperationsResource.MAX_PAGE) {
-      return OperatorProblems.badRequest("offset must be >= 0 and limit between 1 and 500");
+    PageRequest page = PageRequest.of(offset, limit);
+    if (page == null) {
+      return OperatorProblems.badRequest(PageRequest.OUT_OF_RANGE);
     }
-    return Response.ok(new AuditPage(audit.count(text), from, audit.page(text, from, size)))
+    return Response.ok(
+            new AuditPage(
+                audit.count(text), page.offset(), audit.page(text, page.offset(), page.limit())))
         .build();
   }
 }

@@ -32,8 +32,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "operator", description = "Operator API: stuck keys, resolution, audit")
 public class StuckOperationsResource {
 
-  static final int MAX_PAGE = 500;
-
   @Inject StuckOperations stuck;
   @Inject KeyLookup lookup;
 
@@ -63,13 +61,16 @@ public class StuckOperationsResource {
     if (age.isNegative()) {
       return OperatorProblems.badRequest("minAge must not be negative");
     }
-    int from = offset == null ? 0 : offset;
-    int size = limit == null ? 50 : limit;
-    if (from < 0 || size < 1 || size > MAX_PAGE) {
-      return OperatorProblems.badRequest("offset must be >= 0 and limit between 1 and 500");
+    PageRequest page = PageRequest.of(offset, limit);
+    if (page == null) {
+      return OperatorProblems.badRequest(PageRequest.OUT_OF_RANGE);
     }
     StuckFilter filter = new StuckFilter(tenant, operation, lastCheck, age);
-    return Response.ok(new StuckPage(stuck.count(filter), from, stuck.page(filter, from, size)))
+    return Response.ok(
+            new StuckPage(
+                stuck.count(filter),
+                page.offset(),
+                stuck.page(filter, page.offset(), page.limit())))
         .build();
   }
 

@@ -1,9 +1,9 @@
 package com.banhang.shop.web.health;
 
+import com.banhang.shop.web.DatabaseMigrations;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -61,11 +61,11 @@ public class MigrationsHealthCheck implements HealthCheck {
   }
 
   private HealthCheckResponse probe() throws SQLException {
-    String vendor = vendor(dataSource);
+    String vendor = DatabaseMigrations.vendor(dataSource);
     MigrationInfoService info =
         Flyway.configure(MigrationsHealthCheck.class.getClassLoader())
             .dataSource(dataSource)
-            .locations(location(vendor))
+            .locations(DatabaseMigrations.location(vendor))
             .load()
             .info();
     MigrationInfo current = info.current();
@@ -84,27 +84,5 @@ public class MigrationsHealthCheck implements HealthCheck {
         .withData("latestVersion", latest)
         .withData("pending", pending)
         .build();
-  }
-
-  /** The migration folder in the WAR for a database (as the start-up migration finds it). */
-  static String location(String vendor) {
-    return "classpath:db/migration/" + vendor;
-  }
-
-  /** The migration set of the database behind {@code dataSource}: its product name decides. */
-  static String vendor(DataSource dataSource) throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      String product = connection.getMetaData().getDatabaseProductName();
-      if (product.startsWith("Microsoft SQL Server")) {
-        return "sqlserver";
-      }
-      if (product.startsWith("PostgreSQL")) {
-        return "postgresql";
-      }
-      if (product.startsWith("H2")) {
-        return "h2";
-      }
-      throw new IllegalStateException("no migrations for database " + product);
-    }
   }
 }
