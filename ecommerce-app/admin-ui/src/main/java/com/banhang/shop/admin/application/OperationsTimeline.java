@@ -73,11 +73,13 @@ public class OperationsTimeline {
 
   void add(String series) {
     Instant minute = clock.instant().truncatedTo(ChronoUnit.MINUTES);
-    minutes
-        .computeIfAbsent(minute, m -> new ConcurrentHashMap<>())
-        .computeIfAbsent(series, s -> new LongAdder())
-        .increment();
-    minutes.headMap(minute.minus(WINDOW), true).clear();
+    Map<String, LongAdder> counts = minutes.get(minute);
+    if (counts == null) {
+      // Once a minute, not on every request: a new minute drops the ones that left the window.
+      counts = minutes.computeIfAbsent(minute, m -> new ConcurrentHashMap<>());
+      minutes.headMap(minute.minus(WINDOW), true).clear();
+    }
+    counts.computeIfAbsent(series, s -> new LongAdder()).increment();
   }
 
   /**

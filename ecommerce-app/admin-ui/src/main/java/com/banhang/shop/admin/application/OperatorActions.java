@@ -48,12 +48,12 @@ public class OperatorActions {
     Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
     List<String> refusals = new ArrayList<>();
     for (KeyRef ref : keys) {
-      ActionResult one = reconcileOne(ref);
-      record(operator, RECONCILE, ref, null, one);
-      if (one.status() == ActionResult.Status.REFUSED) {
-        refusals.add(one.message());
+      KeyReconciled one = reconcileOne(ref);
+      record(operator, RECONCILE, ref, null, one.result());
+      if (one.outcome() == null) {
+        refusals.add(one.result().message());
       } else {
-        outcomes.merge(Outcome.valueOf(one.message().split(":")[0]), 1, Integer::sum);
+        outcomes.merge(one.outcome(), 1, Integer::sum);
       }
     }
     String summary =
@@ -70,14 +70,17 @@ public class OperatorActions {
       return ActionResult.refused(message);
     }
     boolean failed =
-        outcomes.containsKey(Outcome.FAILED) || outcomes.containsKey(Outcome.GATEWAY_UNREACHABLE);
+        outcomes.keySet().stream().anyMatch(o -> statusOf(o) == ActionResult.Status.FAILED);
     return new ActionResult(
         failed ? ActionResult.Status.FAILED : ActionResult.Status.DONE, message);
   }
 
-  private ActionResult reconcileOne(KeyRef ref) {
+  /** What reconciling one key gave: its outcome, or null when it was refused before asking. */
+  private record KeyReconciled(Outcome outcome, ActionResult result) {}
+
+  private KeyReconciled reconcileOne(KeyRef ref) {
     if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
-      return ActionResult.refused(
+      return refusedKey(
           ref.key()
               + " is a "
               + ref.operation()
@@ -88,17 +91,26 @@ public class OperatorActions {
       outcome = reconciliation.reconcileKey(ref.tenant(), ref.key());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "operator reconciliation failed", e);
-      return new ActionResult(ActionResult.Status.FAILED, Outcome.FAILED + ": " + e.getMessage());
+      return new KeyReconciled(
+          Outcome.FAILED,
+          new ActionResult(ActionResult.Status.FAILED, Outcome.FAILED + ": " + e.getMessage()));
     }
     if (outcome == Outcome.NOT_PROCESSING) {
-      return ActionResult.refused(ref.key() + " is not processing any more: nothing to reconcile");
+      return refusedKey(ref.key() + " is not processing any more: nothing to reconcile");
     }
-    ActionResult.Status status =
-        switch (outcome) {
-          case FAILED, GATEWAY_UNREACHABLE -> ActionResult.Status.FAILED;
-          default -> ActionResult.Status.DONE;
-        };
-    return new ActionResult(status, outcome + ": " + describe(outcome));
+    return new KeyReconciled(
+        outcome, new ActionResult(statusOf(outcome), outcome + ": " + describe(outcome)));
+  }
+
+  private static KeyReconciled refusedKey(String message) {
+    return new KeyReconciled(null, ActionResult.refused(message));
+  }
+
+  private static ActionResult.Status statusOf(Outcome outcome) {
+    return switch (outcome) {
+      case FAILED, GATEWAY_UNREACHABLE -> ActionResult.Status.FAILED;
+      default -> ActionResult.Status.DONE;
+    };
   }
 
   private static String describe(Outcome outcome) {

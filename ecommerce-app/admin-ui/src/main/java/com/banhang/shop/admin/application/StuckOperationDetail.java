@@ -1,5 +1,6 @@
 package com.banhang.shop.admin.application;
 
+import com.banhang.shop.payments.api.PaymentAttemptView;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -9,4 +10,4 @@ public record StuckOperationDetail(
     String fingerprint,
     Instant expiresAt,
     String lastCheckDetail,
-    Optional<PaymentAttemptSummary> payment) {}
+    Optional<PaymentAttemptView> payment) {}

@@ -51,23 +51,11 @@ public class StuckOperations {
                     payment(ref)));
   }
 
-  private Optional<PaymentAttemptSummary> payment(KeyRef ref) {
+  private Optional<PaymentAttemptView> payment(KeyRef ref) {
     if (!PAYMENTS_CHARGE.equals(ref.operation())) {
       return Optional.empty();
     }
-    return paymentAttempts.attemptForKey(ref.tenant(), ref.key()).map(StuckOperations::summary);
-  }
-
-  static PaymentAttemptSummary summary(PaymentAttemptView attempt) {
-    return new PaymentAttemptSummary(
-        attempt.paymentId(),
-        attempt.orderId(),
-        attempt.amount(),
-        attempt.currency(),
-        attempt.status(),
-        attempt.gatewayKey(),
-        attempt.gatewayChargeId(),
-        attempt.createdAt());
+    return paymentAttempts.attemptForKey(ref.tenant(), ref.key());
   }
 
   private static ProcessingQuery query(StuckFilter filter) {

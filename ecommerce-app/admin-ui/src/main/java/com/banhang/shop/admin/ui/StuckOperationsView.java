@@ -3,11 +3,11 @@ package com.banhang.shop.admin.ui;
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OperatorActions;
-import com.banhang.shop.admin.application.PaymentAttemptSummary;
 import com.banhang.shop.admin.application.StuckFilter;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
 import com.banhang.shop.admin.application.StuckOperations;
+import com.banhang.shop.payments.api.PaymentAttemptView;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.combobox.ComboBox;
@@ -191,7 +191,7 @@ public class StuckOperationsView extends VerticalLayout {
     field(form, "Check detail", Formats.text(d.lastCheckDetail()));
     H3 title = new H3("Detail of " + op.ref().key());
     detail.add(title, form);
-    Optional<PaymentAttemptSummary> payment = d.payment() == null ? Optional.empty() : d.payment();
+    Optional<PaymentAttemptView> payment = d.payment() == null ? Optional.empty() : d.payment();
     payment.ifPresent(
         p -> {
           FormLayout pay = new FormLayout();

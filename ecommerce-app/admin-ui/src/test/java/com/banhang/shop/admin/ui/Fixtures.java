@@ -1,9 +1,9 @@
 package com.banhang.shop.admin.ui;
 
 import com.banhang.shop.admin.application.KeyRef;
-import com.banhang.shop.admin.application.PaymentAttemptSummary;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
+import com.banhang.shop.payments.api.PaymentAttemptView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -32,7 +32,7 @@ final class Fixtures {
         NOW.plus(Duration.ofHours(24)),
         "gateway answered 404",
         Optional.of(
-            new PaymentAttemptSummary(
+            new PaymentAttemptView(
                 "pay-1",
                 "order-1",
                 1_250_000,
