@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -29,7 +30,7 @@ public class GatewayHealthCheck implements HealthCheck {
 
   @Inject
   @ConfigProperty(name = "gateway/mp-rest/url")
-  String gatewayUrl;
+  Optional<String> configuredUrl; // no default: DeploymentChecks refuses to start without it
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
   ManagedExecutorService executor;
@@ -50,6 +51,10 @@ public class GatewayHealthCheck implements HealthCheck {
   }
 
   private HealthCheckResponse probe() throws Exception {
+    if (configuredUrl.isEmpty()) {
+      return HealthCheckResponse.named(NAME).down().withData("error", "no gateway URL").build();
+    }
+    String gatewayUrl = configuredUrl.get();
     String base =
         gatewayUrl.endsWith("/") ? gatewayUrl.substring(0, gatewayUrl.length() - 1) : gatewayUrl;
     long started = System.nanoTime();

@@ -1,0 +1,116 @@
+package it.com.banhang.shop.production;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.config.RedirectConfig;
+import io.restassured.config.RestAssuredConfig;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shop started with the repository's server configuration alone (no development profile), given
+ * only the settings docs/deployment.md requires, plus a plain-HTTP port opened on purpose. What a
+ * deployer gets: no sandbox, TLS, no published passwords, Basic refused over plain HTTP, metrics
+ * only for operators, no OpenAPI.
+ */
+class ProductionConfigurationIT {
+
+  private static final String HTTPS =
+      System.getProperty("production.https.url", "https://localhost:9551");
+  private static final String HTTP =
+      System.getProperty("production.http.url", "http://localhost:9188");
+  private static final String ORDER =
+      "{\"currency\":\"VND\",\"items\":[{\"sku\":\"PROD-1\",\"quantity\":1,\"unitPrice\":1000}]}";
+
+  private static RequestSpecification https() {
+    // The server's certificate is the self-signed one Liberty generated: trust it for the test.
+    // (config() replaces the whole configuration, so it comes before relaxedHTTPSValidation.)
+    return given()
+        .config(
+            RestAssuredConfig.config()
+                .redirect(RedirectConfig.redirectConfig().followRedirects(false)))
+        .relaxedHTTPSValidation()
+        .baseUri(HTTPS);
+  }
+
+  private static RequestSpecification https(String user, String password) {
+    return https().auth().preemptive().basic(user, password);
+  }
+
+  @Test
+  void takesOrdersOverTlsWithTheConfiguredPasswords() {
+    Response created =
+        https("alice", "it-production-alice")
+            .contentType(ContentType.JSON)
+            .header("Idempotency-Key", UUID.randomUUID().toString())
+            .body(ORDER)
+            .post("/api/v1/orders");
+
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(created.jsonPath().getString("status")).isEqualTo("PENDING_PAYMENT");
+  }
+
+  @Test
+  void thePublishedDevelopmentPasswordsOpenNothing() {
+    for (String[] user :
+        new String[][] {{"alice", "alice-secret"}, {"operator", "operator-secret"}}) {
+      Response refused = https(user[0], user[1]).get("/api/v1/admin/stuck-operations");
+      assertThat(refused.statusCode()).as(user[0]).isEqualTo(401);
+    }
+  }
+
+  @Test
+  void basicOverPlainHttpIsRefusedEvenWithTheRightPassword() {
+    Response refused =
+        given()
+            .baseUri(HTTP)
+            .auth()
+            .preemptive()
+            .basic("alice", "it-production-alice")
+            .contentType(ContentType.JSON)
+            .header("Idempotency-Key", UUID.randomUUID().toString())
+            .body(ORDER)
+            .post("/api/v1/orders");
+
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+    assertThat(refused.jsonPath().getString("type")).endsWith("https-required");
+  }
+
+  @Test
+  void noGatewaySandboxIsDeployed() {
+    Response stats = https().get("/gateway/v1/stats");
+    Response faults =
+        https()
+            .contentType(ContentType.JSON)
+            .body("{\"latencyMs\":600000}")
+            .put("/gateway/v1/faults");
+
+    assertThat(stats.statusCode()).isIn(401, 404);
+    assertThat(faults.statusCode()).isIn(401, 404, 405);
+    assertThat(stats.asString()).doesNotContain("charges");
+  }
+
+  @Test
+  void metricsNeedAnOperator() {
+    assertThat(https().get("/metrics").statusCode()).isEqualTo(401);
+    assertThat(https("alice", "it-production-alice").get("/metrics").statusCode()).isEqualTo(403);
+    Response metrics = https("operator", "it-production-operator").get("/metrics");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.asString()).contains("idempotency");
+  }
+
+  @Test
+  void noOpenApiDocumentIsPublished() {
+    assertThat(https().get("/openapi").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void healthStaysOpenForProbes() {
+    assertThat(https().get("/health/live").statusCode()).isEqualTo(200);
+  }
+}

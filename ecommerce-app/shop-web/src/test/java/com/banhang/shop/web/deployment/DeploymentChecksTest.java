@@ -1,0 +1,153 @@
+package com.banhang.shop.web.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+import org.eclipse.microprofile.config.spi.Converter;
+import org.junit.jupiter.api.Test;
+
+class DeploymentChecksTest {
+
+  private static final String SECRET = "c2VydmVyLXNlY3JldC1mb3ItdGVzdHMtMDEyMzQ1Njc4OQ==";
+
+  /** Everything a production deployment needs, with values that pass. */
+  private static Map<String, String> production() {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("gateway/mp-rest/url", "https://gateway.example.com");
+    settings.put("payments.gateway-key-secret", SECRET);
+    settings.put("idempotency.body-keys", "k1:" + SECRET);
+    settings.put(
+        "shop.security.required-passwords",
+        "shop.users.alice.password,shop.users.operator.password");
+    settings.put("shop.users.alice.password", "correct horse battery");
+    settings.put("shop.users.operator.password", "staple of the operator");
+    settings.put("shop.tls.keystore.password", "keystore-password");
+    settings.put("shop.db", "postgresql");
+    return settings;
+  }
+
+  @Test
+  void aCompleteProductionConfigurationStarts() {
+    assertThat(DeploymentChecks.problems(config(production()))).isEmpty();
+  }
+
+  @Test
+  void anEmptyConfigurationNamesEveryMissingSettingWithItsEnvironmentVariable() {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("shop.db", "sqlserver");
+    settings.put(
+        "shop.security.required-passwords",
+        "shop.users.alice.password,shop.users.bob.password,shop.users.operator.password");
+
+    List<String> problems = DeploymentChecks.problems(config(settings));
+
+    assertThat(String.join("\n", problems))
+        .contains("GATEWAY_MP_REST_URL")
+        .contains("PAYMENTS_GATEWAY_KEY_SECRET")
+        .contains("IDEMPOTENCY_BODY_KEYS")
+        .contains("SHOP_USERS_ALICE_PASSWORD")
+        .contains("SHOP_USERS_BOB_PASSWORD")
+        .contains("SHOP_USERS_OPERATOR_PASSWORD")
+        .contains("SHOP_TLS_KEYSTORE_PASSWORD")
+        .contains("SQLSERVER_JDBC_URL");
+    assertThat(problems).hasSize(8);
+  }
+
+  @Test
+  void productionRefusesThePublishedDevelopmentPasswordsAndShortOnes() {
+    Map<String, String> settings = production();
+    settings.put("shop.users.alice.password", "alice-secret");
+    settings.put("shop.users.operator.password", "short");
+
+    assertThat(DeploymentChecks.problems(config(settings)))
+        .anySatisfy(
+            p -> assertThat(p).contains("shop.users.alice.password").contains("development"))
+        .anySatisfy(p -> assertThat(p).contains("shop.users.operator.password").contains("12"));
+  }
+
+  @Test
+  void theDevelopmentProfileAcceptsItsOwnPasswordsAndThePlainHttpSandbox() {
+    Map<String, String> settings = production();
+    settings.put("shop.profile", "development");
+    settings.put("shop.users.alice.password", "alice-secret");
+    settings.put("shop.users.operator.password", "operator-secret");
+    settings.put("gateway/mp-rest/url", "http://localhost:9080/gateway");
+
+    assertThat(DeploymentChecks.problems(config(settings))).isEmpty();
+  }
+
+  @Test
+  void productionNeedsAnHttpsGatewayAndARealSecret() {
+    Map<String, String> settings = production();
+    settings.put("gateway/mp-rest/url", "http://gateway.internal/");
+    settings.put("payments.gateway-key-secret", "dG9vLXNob3J0");
+
+    assertThat(DeploymentChecks.problems(config(settings)))
+        .anySatisfy(p -> assertThat(p).contains("https://"))
+        .anySatisfy(
+            p -> assertThat(p).contains("payments.gateway-key-secret").contains("32 bytes"));
+  }
+
+  @Test
+  void anEmptyPasswordListIsForARegistryOfTheDeployersOwn() {
+    Map<String, String> settings = production();
+    settings.put("shop.security.required-passwords", "");
+    settings.remove("shop.users.alice.password");
+    settings.remove("shop.users.operator.password");
+
+    assertThat(DeploymentChecks.problems(config(settings))).isEmpty();
+  }
+
+  @Test
+  void environmentNamesFollowMicroProfileConfig() {
+    assertThat(DeploymentChecks.environmentName("gateway/mp-rest/url"))
+        .isEqualTo("GATEWAY_MP_REST_URL");
+    assertThat(DeploymentChecks.environmentName("shop.users.bob.password"))
+        .isEqualTo("SHOP_USERS_BOB_PASSWORD");
+  }
+
+  private static Config config(Map<String, String> values) {
+    return new Config() {
+      @Override
+      public <T> T getValue(String name, Class<T> type) {
+        return getOptionalValue(name, type).orElseThrow();
+      }
+
+      @Override
+      public ConfigValue getConfigValue(String name) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public <T> Optional<T> getOptionalValue(String name, Class<T> type) {
+        return Optional.ofNullable(values.get(name)).map(type::cast);
+      }
+
+      @Override
+      public Iterable<String> getPropertyNames() {
+        return values.keySet();
+      }
+
+      @Override
+      public Iterable<ConfigSource> getConfigSources() {
+        return List.of();
+      }
+
+      @Override
+      public <T> Optional<Converter<T>> getConverter(Class<T> type) {
+        return Optional.empty();
+      }
+
+      @Override
+      public <T> T unwrap(Class<T> type) {
+        throw new UnsupportedOperationException();
+      }
+    };
+  }
+}
