@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -31,6 +32,40 @@ class OperatorApiIT {
   void normalGateway() {
     Sandbox.noFaults();
     ShopDatabase.update("DELETE FROM idempotency_record WHERE tenant_id = ?", PARKED_TENANT);
+  }
+
+  /**
+   * A browser on another site can send an operator's cached Basic credentials with a "simple"
+   * request (a form POST, text/plain): every operator POST refuses one, and changes nothing.
+   */
+  @Test
+  void operatorPosts_refuseSimpleCrossSiteRequests() throws Exception {
+    // java.net.http sends these bodies as they are; rest-assured insists on encoding forms.
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    String credentials =
+        java.util.Base64.getEncoder()
+            .encodeToString("operator:operator-secret".getBytes(StandardCharsets.UTF_8));
+    long runsBefore = ShopDatabase.count("SELECT COUNT(*) FROM idempotency_purge_run");
+    for (String contentType :
+        List.of(
+            "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x")) {
+      for (String path : List.of("/api/v1/admin/purges", "/api/v1/admin/reconciliations")) {
+        java.net.http.HttpResponse<String> refused =
+            client.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(ShopApi.URL + path))
+                    .header("Authorization", "Basic " + credentials)
+                    .header("Idempotency-Key", newKey())
+                    .header("Content-Type", contentType)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("a=b"))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).as(contentType + " " + path).isEqualTo(415);
+        assertThat(refused.headers().firstValue("Content-Type").orElse(""))
+            .startsWith("application/problem+json");
+      }
+    }
+    assertThat(ShopDatabase.count("SELECT COUNT(*) FROM idempotency_purge_run"))
+        .isEqualTo(runsBefore);
   }
 
   @Test
@@ -204,7 +239,10 @@ class OperatorApiIT {
             "SELECT COUNT(*) FROM idempotency_purge_run WHERE started_by = 'operator'");
 
     Response purged =
-        ShopApi.as("operator").header("Idempotency-Key", newKey()).post("/api/v1/admin/purges");
+        ShopApi.as("operator")
+            .contentType(ContentType.JSON)
+            .header("Idempotency-Key", newKey())
+            .post("/api/v1/admin/purges");
 
     assertThat(purged.statusCode()).isEqualTo(200);
     assertThat((String) purged.path("message")).startsWith("purged ");
@@ -246,7 +284,10 @@ class OperatorApiIT {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         "postgresql".equals(System.getProperty("shop.db")),
         "the append-only trigger exists on PostgreSQL and SQL Server; H2 has none");
-    ShopApi.as("operator").header("Idempotency-Key", newKey()).post("/api/v1/admin/purges");
+    ShopApi.as("operator")
+        .contentType(ContentType.JSON)
+        .header("Idempotency-Key", newKey())
+        .post("/api/v1/admin/purges");
     long entries = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
     assertThat(entries).isPositive();
 

@@ -46,6 +46,7 @@ public final class Payments {
   /** Runs reconciliation now, as an operator does from the console. */
   public static Response reconcileNow() {
     return ShopApi.as("operator")
+        .contentType(io.restassured.http.ContentType.JSON)
         .queryParam("minAge", "PT0S")
         .post("/api/v1/admin/reconciliations");
   }

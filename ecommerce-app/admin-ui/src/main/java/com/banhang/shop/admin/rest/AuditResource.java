@@ -2,6 +2,7 @@ package com.banhang.shop.admin.rest;
 
 import com.banhang.shop.admin.application.AuditEntry;
 import com.banhang.shop.admin.application.AuditLog;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -19,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * method that changes or removes an entry, so PUT and DELETE answer 405.
  */
 @Path("/v1/admin/audit")
+@RolesAllowed("operator")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "operator")

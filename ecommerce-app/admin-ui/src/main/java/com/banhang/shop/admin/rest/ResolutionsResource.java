@@ -4,6 +4,7 @@ import com.banhang.idempotency.Idempotent;
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OperatorActions;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -30,6 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/v1/admin")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed("operator")
 @Tag(name = "operator")
 public class ResolutionsResource {
 
@@ -90,6 +92,7 @@ public class ResolutionsResource {
 
   @POST
   @Path("purges")
+  @Consumes(MediaType.APPLICATION_JSON)
   @Idempotent(operation = "admin.purge", ttl = "PT1H")
   @Operation(summary = "Purge expired idempotency keys now, on this node")
   public Response purge() {

@@ -7,6 +7,7 @@ import com.banhang.shop.admin.application.StuckFilter;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
 import com.banhang.shop.admin.application.StuckOperations;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -27,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * operations and Key lookup views show, for automation. Operator role only (web.xml).
  */
 @Path("/v1/admin")
+@RolesAllowed("operator")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "operator", description = "Operator API: stuck keys, resolution, audit")
