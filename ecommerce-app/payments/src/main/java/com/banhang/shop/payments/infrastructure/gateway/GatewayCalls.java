@@ -75,7 +75,7 @@ public class GatewayCalls {
       maxDuration = 10_000,
       retryOn = {GatewayCallFailedException.class, TimeoutException.class})
   @CircuitBreaker(
-      requestVolumeThreshold = 20,
+      requestVolumeThreshold = 40,
       failureRatio = 0.75,
       delay = 10_000,
       successThreshold = 1,
