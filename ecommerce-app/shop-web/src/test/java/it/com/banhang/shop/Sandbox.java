@@ -27,6 +27,25 @@ public final class Sandbox {
     given().baseUri(URL).delete("/v1/faults").then().statusCode(200);
   }
 
+  /**
+   * Creates a charge directly at the gateway, under any key and with any body, as anyone who can
+   * reach the processor's API could.
+   */
+  public static io.restassured.response.Response charge(
+      String gatewayKey, long amount, String orderReference) {
+    return given()
+        .baseUri(URL)
+        .contentType(ContentType.JSON)
+        .header("Idempotency-Key", gatewayKey)
+        .body(
+            "{\"amount\":"
+                + amount
+                + ",\"currency\":\"VND\",\"orderReference\":\""
+                + orderReference
+                + "\",\"paymentMethod\":\"pm_card_ok\"}")
+        .post("/v1/charges");
+  }
+
   /** Succeeded charges of one order: the number of times the customer paid. */
   public static long charges(String orderId) {
     return given()

@@ -48,6 +48,21 @@ public final class ShopDatabase {
     }
   }
 
+  /** The first column of the first row, as text; null when there is no row. */
+  public static String text(String sql, Object... parameters) {
+    try (Connection connection = connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      try (ResultSet rs = statement.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
   public static long ordersWithSku(String sku) {
     return count("SELECT COUNT(*) FROM order_line WHERE sku = ?", sku);
   }

@@ -38,7 +38,11 @@ public final class FaultDecider {
     boolean errorBeforeCharge = draw(settings.errorBeforeChargeProbability());
     boolean dropResponse = draw(settings.dropResponseProbability());
     boolean loseRequest = draw(settings.loseRequestProbability());
-    long latency = settings.latencyMs() + (slow ? settings.slowLatencyMs() : 0);
+    // Each latency is at most MAX_LATENCY_MS; so is their sum, so that no call waits longer.
+    long latency =
+        Math.min(
+            FaultSettings.MAX_LATENCY_MS,
+            settings.latencyMs() + (slow ? settings.slowLatencyMs() : 0));
     return new FaultDecision(
         latency,
         settings.latencyPhase(),

@@ -32,10 +32,12 @@ public record FaultSettings(
     boolean faultsOnReplays) {
 
   /**
-   * Ten minutes: longer than any client waits, and short enough that a typo cannot park threads for
-   * hours.
+   * Thirty seconds, for {@code latencyMs} and {@code slowLatencyMs} each and for the latency of one
+   * call in total ({@link FaultDecider} caps their sum): longer than the shop waits for one try
+   * (its read timeout and its Fault Tolerance timeout), and short enough that no setting can park
+   * the sandbox's or its callers' threads for long.
    */
-  public static final long MAX_LATENCY_MS = 600_000;
+  public static final long MAX_LATENCY_MS = 30_000;
 
   /** The settings of a sandbox that injects nothing. */
   public static final FaultSettings NONE =

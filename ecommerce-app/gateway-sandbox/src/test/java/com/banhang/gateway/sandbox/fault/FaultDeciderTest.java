@@ -214,4 +214,25 @@ class FaultDeciderTest {
             .toList();
     assertThat(onWithoutTheFlag).isEqualTo(off);
   }
+
+  @Test
+  void noCallWaitsLongerThanTheMaximumLatencyEvenWhenSlow() {
+    FaultSettings longest =
+        new FaultSettings(
+            FaultSettings.MAX_LATENCY_MS,
+            1,
+            FaultSettings.MAX_LATENCY_MS,
+            LatencyPhase.AFTER_CHARGE,
+            0,
+            DropMode.RESET,
+            0,
+            0,
+            1,
+            false);
+
+    FaultDecision decision = new FaultDecider(longest).next();
+
+    assertThat(decision.latencyMs()).isEqualTo(FaultSettings.MAX_LATENCY_MS);
+    assertThat(FaultSettings.MAX_LATENCY_MS).isLessThanOrEqualTo(30_000);
+  }
 }

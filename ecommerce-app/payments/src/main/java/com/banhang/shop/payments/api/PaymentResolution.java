@@ -234,20 +234,7 @@ public class PaymentResolution {
     if (!charge.succeeded()) {
       mismatches.add("the gateway declined it, so the customer was not charged by it");
     }
-    if (charge.amount() != payment.amount()) {
-      mismatches.add("its amount is " + charge.amount() + ", the payment's is " + payment.amount());
-    }
-    if (!payment.currency().equals(charge.currency())) {
-      mismatches.add(
-          "its currency is " + charge.currency() + ", the payment's is " + payment.currency());
-    }
-    if (!payment.orderId().equals(charge.orderReference())) {
-      mismatches.add(
-          "it was made for order "
-              + charge.orderReference()
-              + ", the payment is for order "
-              + payment.orderId());
-    }
+    mismatches.addAll(charge.differencesFrom(payment));
     return mismatches;
   }
 

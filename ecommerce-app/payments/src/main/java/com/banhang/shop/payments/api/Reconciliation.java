@@ -7,7 +7,7 @@ import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
-import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
 import com.banhang.shop.payments.application.PaymentService;
@@ -114,7 +114,7 @@ public class Reconciliation {
     List<Outcome> outcomes = new ArrayList<>();
     for (IdempotencyRecord record :
         records.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
-      outcomes.add(examine(record));
+      outcomes.add(examineIsolated(record));
     }
     ReconciliationReport report = ReconciliationReport.of(outcomes);
     if (report.examined() > 0) {
@@ -139,6 +139,32 @@ public class Reconciliation {
     Outcome outcome = examine(record.get());
     LOG.info(() -> "reconciled one payments.charge key on request: " + outcome);
     return outcome;
+  }
+
+  /**
+   * One key of a run, whatever happens to it: a row that cannot be read or examined (a missing
+   * column, a failure outside the usual paths) is logged, recorded as {@code FAILED} if it can be,
+   * and the run goes on with the next key; it never stops the run for the others.
+   */
+  private Outcome examineIsolated(IdempotencyRecord record) {
+    try {
+      return examine(record);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "could not examine a payments.charge key; the run goes on", e);
+      try {
+        recordCheck(
+            record.claimedKey(),
+            new Check(Outcome.FAILED, "unexpected error, tried again next run: " + describe(e)));
+      } catch (RuntimeException unreadable) {
+        LOG.log(Level.WARNING, "could not record the check of an unreadable key", unreadable);
+      }
+      fire(Outcome.FAILED);
+      return Outcome.FAILED;
+    }
+  }
+
+  private static String describe(RuntimeException e) {
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 
   private Outcome examine(IdempotencyRecord record) {
@@ -175,12 +201,7 @@ public class Reconciliation {
       return new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not reconcile a payments.charge key", e);
-      return new Check(
-          Outcome.FAILED,
-          "unexpected error, tried again next run: "
-              + e.getClass().getSimpleName()
-              + ": "
-              + e.getMessage());
+      return new Check(Outcome.FAILED, "unexpected error, tried again next run: " + describe(e));
     }
   }
 
@@ -199,7 +220,7 @@ public class Reconciliation {
   }
 
   private Check askGateway(ClaimedKey claim, Payment payment, Instant claimedAt) {
-    Optional<GatewayCharge> charge;
+    Optional<GatewayChargeDetails> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
@@ -226,7 +247,21 @@ public class Reconciliation {
       payments.abandon(payment.id());
       return release(claim);
     }
-    Payment settled = completion.completeClaim(claim, payment.id(), charge.get());
+    List<String> differences = charge.get().differencesFrom(payment);
+    if (!differences.isEmpty()) {
+      // Not this payment's charge: recording it would capture the payment (and pay the order) for
+      // a charge its request never made. Only an operator may decide; the key stays processing.
+      return new Check(
+          Outcome.NEEDS_OPERATOR,
+          "the gateway has charge "
+              + charge.get().chargeId()
+              + " under gateway key "
+              + payment.gatewayKey()
+              + ", but it is not this payment's: "
+              + String.join("; ", differences)
+              + ". It was not recorded; check the processor and resolve the key");
+    }
+    Payment settled = completion.completeClaim(claim, payment.id(), charge.get().charge());
     return settledCheck(settled);
   }
 

@@ -19,11 +19,13 @@ public interface PaymentGateway {
   GatewayCharge charge(GatewayChargeRequest request);
 
   /**
-   * The charge made under a gateway key, if any.
+   * The charge made under a gateway key, if any, with its amount, currency and order reference: the
+   * caller checks that it is its payment's charge ({@link GatewayChargeDetails#differencesFrom})
+   * before recording it.
    *
    * @throws GatewayUnavailableException when the processor cannot be asked now
    */
-  Optional<GatewayCharge> findByKey(String gatewayKey);
+  Optional<GatewayChargeDetails> findByKey(String gatewayKey);
 
   /**
    * The charge with this id, whatever key made it and however long ago: how an operator checks a

@@ -19,11 +19,9 @@ import jakarta.transaction.Transactional;
 @ApplicationScoped
 public class PaymentService {
 
-  /** Prefix of gateway keys, so the processor's logs show where a key came from. */
-  static final String GATEWAY_KEY_PREFIX = "banhang_";
-
   @Inject PaymentRepository payments;
   @Inject PayableOrders orders;
+  @Inject GatewayKeys gatewayKeys;
 
   /**
    * Checks the order and commits a PENDING attempt before anything is sent to the gateway, so that
@@ -48,11 +46,38 @@ public class PaymentService {
             command.amount(),
             command.currency(),
             command.paymentMethod(),
-            command.claim().derivedReference(GATEWAY_KEY_PREFIX),
+            gatewayKey(command, order.id()),
             command.claim().key(),
             command.claim().attempt());
     payments.add(payment);
     return payment;
+  }
+
+  /**
+   * The gateway key of a new attempt. An earlier attempt of the same key with the same request
+   * keeps its stored gateway key: a payment started before the key's derivation changed (or before
+   * the secret was rotated) and retried after a release must ask the processor under the key its
+   * first request may have charged under, never under a new one. Otherwise it is derived ({@link
+   * GatewayKeys}).
+   */
+  private String gatewayKey(StartPayment command, String orderId) {
+    return payments
+        .findLatestByKey(command.tenantId(), command.claim().key())
+        .filter(
+            earlier ->
+                earlier.orderId().equals(orderId)
+                    && earlier.amount() == command.amount()
+                    && earlier.currency().equals(command.currency())
+                    && earlier.paymentMethod().equals(command.paymentMethod()))
+        .map(Payment::gatewayKey)
+        .orElseGet(
+            () ->
+                gatewayKeys.derive(
+                    command.claim(),
+                    orderId,
+                    command.amount(),
+                    command.currency(),
+                    command.paymentMethod()));
   }
 
   public GatewayChargeRequest gatewayRequest(Payment payment) {

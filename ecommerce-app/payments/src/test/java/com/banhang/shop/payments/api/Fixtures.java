@@ -22,6 +22,27 @@ final class Fixtures {
     return record(RecordStatus.PROCESSING, true, Instant.now().minus(age), null);
   }
 
+  /** A processing key {@code key} whose lease ends at {@code lockedUntil} (null: unreadable). */
+  static IdempotencyRecord processing(String key, boolean outcomeUnknown, Instant lockedUntil) {
+    Instant now = Instant.now();
+    return new IdempotencyRecord(
+        TENANT,
+        Reconciliation.OPERATION,
+        key,
+        "hash",
+        RecordStatus.PROCESSING,
+        outcomeUnknown,
+        2,
+        lockedUntil,
+        now.minusSeconds(90),
+        null,
+        now.plus(Duration.ofDays(7)),
+        null,
+        null,
+        null,
+        null);
+  }
+
   static IdempotencyRecord record(
       RecordStatus status, boolean outcomeUnknown, Instant lockedUntil, String lastCheck) {
     Instant now = Instant.now();

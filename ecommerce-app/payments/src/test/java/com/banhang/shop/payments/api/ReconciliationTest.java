@@ -1,7 +1,9 @@
 package com.banhang.shop.payments.api;
 
+import static com.banhang.shop.payments.api.Fixtures.AMOUNT;
 import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
 import static com.banhang.shop.payments.api.Fixtures.KEY;
+import static com.banhang.shop.payments.api.Fixtures.ORDER;
 import static com.banhang.shop.payments.api.Fixtures.TENANT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
@@ -19,7 +21,7 @@ import com.banhang.idempotency.IdempotencyRecords;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
-import com.banhang.shop.payments.application.GatewayCharge;
+import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
 import com.banhang.shop.payments.application.PaymentService;
@@ -151,9 +153,10 @@ class ReconciliationTest {
     IdempotencyRecord charged = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(charged);
     when(payments.attemptOf(charged.claimedKey())).thenReturn(Optional.of(payment));
-    GatewayCharge charge = new GatewayCharge("ch_1", true);
+    GatewayChargeDetails charge =
+        new GatewayChargeDetails("ch_1", true, AMOUNT, "VND", ORDER, GATEWAY_KEY);
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
-    when(completion.completeClaim(charged.claimedKey(), payment.id(), charge))
+    when(completion.completeClaim(charged.claimedKey(), payment.id(), charge.charge()))
         .thenAnswer(
             call -> {
               payment.capture("ch_1");
@@ -240,6 +243,89 @@ class ReconciliationTest {
     verify(records, never()).recordCheck(any(), anyString(), any());
     verify(records, never()).release(any());
     verifyNoInteractions(payments, gateway, completion, checks);
+  }
+
+  @Test
+  void aChargeFoundByKeyThatIsNotThePaymentsIsLeftToAnOperatorNeverCaptured() {
+    // Another amount, another currency, another order: each alone is enough.
+    List<GatewayChargeDetails> forged =
+        List.of(
+            new GatewayChargeDetails("ch_1", true, 1, "VND", ORDER, GATEWAY_KEY),
+            new GatewayChargeDetails("ch_2", true, AMOUNT, "USD", ORDER, GATEWAY_KEY),
+            new GatewayChargeDetails("ch_3", true, AMOUNT, "VND", "order-2", GATEWAY_KEY));
+    for (GatewayChargeDetails charge : forged) {
+      IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+      when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+      when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+      when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
+
+      assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NEEDS_OPERATOR);
+      verify(records)
+          .recordCheck(eq(key.claimedKey()), eq("NEEDS_OPERATOR"), contains(charge.chargeId()));
+    }
+    verify(records).recordCheck(any(), anyString(), contains("its amount is 1,"));
+    verify(records).recordCheck(any(), anyString(), contains("its currency is USD"));
+    verify(records).recordCheck(any(), anyString(), contains("order order-2"));
+    verify(checks, org.mockito.Mockito.times(3))
+        .fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
+    verifyNoInteractions(completion);
+    verify(payments, never()).abandon(anyString());
+    verify(records, never()).release(any());
+    verify(records, never()).complete(any(), any());
+  }
+
+  @Test
+  void aDeclineFoundByKeyOfThePaymentsAmountIsRecorded() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    GatewayChargeDetails declined =
+        new GatewayChargeDetails("ch_d", false, AMOUNT, "VND", ORDER, GATEWAY_KEY);
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(declined));
+    when(completion.completeClaim(key.claimedKey(), payment.id(), declined.charge()))
+        .thenAnswer(
+            call -> {
+              payment.decline("ch_d");
+              return payment;
+            });
+
+    assertThat(reconciliation.reconcile().outcomes()).containsEntry(Outcome.DECLINED, 1);
+  }
+
+  @Test
+  void oneBadRowNeverStopsTheRunForTheOthers() {
+    // An unreadable row (no lease: what a row the store could not fully read looks like), a row
+    // whose payment lookup fails, a row whose gateway lookup fails unexpectedly, then a good one.
+    IdempotencyRecord unreadable = Fixtures.processing("key-unreadable", false, null);
+    IdempotencyRecord failingPayment =
+        Fixtures.processing("key-db", true, Instant.now().minusSeconds(60));
+    IdempotencyRecord failingGateway =
+        Fixtures.processing("key-gateway", true, Instant.now().minusSeconds(60));
+    IdempotencyRecord good = Fixtures.processing("key-good", true, Instant.now().minusSeconds(60));
+    runFinds(unreadable, failingPayment, failingGateway, good);
+    when(payments.attemptOf(failingPayment.claimedKey()))
+        .thenThrow(new IllegalStateException("cannot decrypt"));
+    Payment other =
+        new Payment(
+            TENANT, "order-9", AMOUNT, "VND", "pm_card_ok", "banhang_gw9", "key-gateway", 2);
+    when(payments.attemptOf(failingGateway.claimedKey())).thenReturn(Optional.of(other));
+    when(gateway.findByKey("banhang_gw9")).thenThrow(new IllegalArgumentException("bad answer"));
+    when(payments.attemptOf(good.claimedKey())).thenReturn(Optional.empty());
+    when(records.release(good.claimedKey())).thenReturn(true);
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.examined()).isEqualTo(4);
+    assertThat(report.outcomes())
+        .containsEntry(Outcome.FAILED, 3)
+        .containsEntry(Outcome.RELEASED, 1);
+    verify(records).release(good.claimedKey());
+    verify(records).recordCheck(eq(unreadable.claimedKey()), eq("FAILED"), anyString());
+    verify(records)
+        .recordCheck(eq(failingPayment.claimedKey()), eq("FAILED"), contains("cannot decrypt"));
+    verify(records)
+        .recordCheck(eq(failingGateway.claimedKey()), eq("FAILED"), contains("bad answer"));
+    verify(checks, org.mockito.Mockito.times(3)).fire(new ReconciliationChecked(Outcome.FAILED));
   }
 
   @Test

@@ -19,4 +19,7 @@ public interface PaymentRepository {
 
   /** The attempt started by a claim: the key's tenant, key and fencing attempt. */
   Optional<Payment> findByClaim(String tenantId, String idempotencyKey, int idempotencyAttempt);
+
+  /** The latest attempt started under a key (by any of its claims), if any. */
+  Optional<Payment> findLatestByKey(String tenantId, String idempotencyKey);
 }

@@ -12,20 +12,43 @@ import jakarta.json.JsonObject;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
 import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Single calls to the processor, retried by MicroProfile Fault Tolerance under the same key with
- * jittered backoff. The retries are bounded in count and in total time (maxDuration), so that the
- * shop answers within its clients' timeout budget; override them with the usual Fault Tolerance
- * properties, e.g. {@code
- * com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries}.
+ * Single calls to the processor, bounded by MicroProfile Fault Tolerance (docs/payments.md, "Fault
+ * Tolerance on the gateway calls"). For a synchronous method the interceptors nest as Retry, then
+ * CircuitBreaker, then Timeout, then Bulkhead, so every try of a retry passes the circuit, gets its
+ * own timeout and needs a free place in the bulkhead:
+ *
+ * <ul>
+ *   <li>{@code @Retry} tries again, under the same gateway key, only after a failure that may be
+ *       fixed by asking again ({@link GatewayCallFailedException}, or a {@code TimeoutException}).
+ *       That is safe only because the gateway key makes the processor answer a repeated request
+ *       with the charge it already made. An open circuit or a full bulkhead is not retried: the
+ *       call ends at once, and nothing was sent by that try.
+ *   <li>{@code @CircuitBreaker} counts only the processor's failures (not a refusal, a decline or a
+ *       mismatch) and, while open, refuses tries before they are sent.
+ *   <li>{@code @Timeout} bounds one try; it is longer than the Rest Client's connect and read
+ *       timeouts (1 s + 3 s), which normally end a try first. A try that times out was sent: it may
+ *       have charged.
+ *   <li>{@code @Bulkhead} bounds the threads waiting on the processor; a try refused by it was
+ *       never sent.
+ * </ul>
+ *
+ * <p>Override any value with the usual Fault Tolerance properties, e.g. {@code
+ * com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries} or {@code
+ * .../charge/CircuitBreaker/delay} (docs/configuration.md).
  *
  * <p>Every failed try fires {@link GatewayCallFailed}, so the operator console sees gateway errors
  * even when a retry hides them from the caller.
@@ -40,26 +63,37 @@ public class GatewayCalls {
   @Inject Event<GatewayCallFailed> failedCalls;
 
   /**
-   * @param failures told of every failed call, so the caller knows whether any may have charged
+   * @param tries told of every request sent and every failed try, so the caller knows whether any
+   *     may have charged, even when Fault Tolerance ends the call
+   * @throws GatewayChargeMismatchException when the processor answers with a charge that is not
+   *     this request's (another amount, currency or order under the same gateway key)
    */
   @Retry(
       maxRetries = 2,
       delay = 200,
       jitter = 100,
       maxDuration = 10_000,
-      retryOn = GatewayCallFailedException.class)
-  public GatewayCharge charge(
-      GatewayChargeRequest request, Consumer<GatewayCallFailedException> failures) {
+      retryOn = {GatewayCallFailedException.class, TimeoutException.class})
+  @CircuitBreaker(
+      requestVolumeThreshold = 40,
+      failureRatio = 0.75,
+      delay = 10_000,
+      successThreshold = 1,
+      failOn = {GatewayCallFailedException.class, TimeoutException.class})
+  @Timeout(5_000)
+  @Bulkhead(20)
+  public GatewayCharge charge(GatewayChargeRequest request, ChargeTries tries) {
     try {
-      return answer(send(request));
+      return answer(request, send(request, tries));
     } catch (GatewayCallFailedException e) {
-      failures.accept(e);
+      tries.failed(e);
       fireFailed(GatewayCallFailed.CHARGE, e.mayHaveCharged());
       throw e;
     }
   }
 
-  private Response send(GatewayChargeRequest request) {
+  private Response send(GatewayChargeRequest request, ChargeTries tries) {
+    tries.sending();
     try {
       return client.create(
           request.gatewayKey(),
@@ -73,13 +107,11 @@ public class GatewayCalls {
     }
   }
 
-  private static GatewayCharge answer(Response response) {
+  private static GatewayCharge answer(GatewayChargeRequest request, Response response) {
     try (response) {
       int status = response.getStatus();
       if (status == 201 || status == 402) {
-        JsonObject charge = response.readEntity(JsonObject.class);
-        return new GatewayCharge(
-            charge.getString("id"), "succeeded".equals(charge.getString("status")));
+        return verified(request, response.readEntity(JsonObject.class));
       }
       if (status == 400 || status == 422) {
         throw new GatewayRefusedException("the processor refused the request (" + status + ")");
@@ -95,22 +127,78 @@ public class GatewayCalls {
     }
   }
 
-  @Retry(maxRetries = 2, delay = 200, jitter = 100, maxDuration = 10_000)
-  public Optional<GatewayCharge> findByKey(String gatewayKey) {
+  /**
+   * The charge of a 201 or 402, if it is the request's: a replay under the same gateway key answers
+   * with the stored charge, which must carry the amount, currency and order reference this request
+   * sent.
+   */
+  private static GatewayCharge verified(GatewayChargeRequest request, JsonObject json) {
+    // A body without the members needed to check it is a failed try that may have charged.
+    GatewayChargeDetails charge = details(json);
+    List<String> differences = new ArrayList<>();
+    if (charge.amount() != request.amount()) {
+      differences.add("amount " + charge.amount() + " instead of " + request.amount());
+    }
+    if (!request.currency().equals(charge.currency())) {
+      differences.add("currency " + charge.currency() + " instead of " + request.currency());
+    }
+    if (!request.orderReference().equals(charge.orderReference())) {
+      differences.add(
+          "order reference " + charge.orderReference() + " instead of " + request.orderReference());
+    }
+    if (!differences.isEmpty()) {
+      throw new GatewayChargeMismatchException(
+          "the processor answered with charge "
+              + charge.chargeId()
+              + ", which is not this request's: "
+              + String.join("; ", differences));
+    }
+    return charge.charge();
+  }
+
+  /**
+   * Lookups charge nothing, so every failure may retry; they get their own circuit (a lookup may
+   * still work while charges fail, and the other way round), a timeout per try and a smaller
+   * bulkhead (reconciliation asks one key at a time on each node; operators a few).
+   */
+  @Retry(
+      maxRetries = 2,
+      delay = 200,
+      jitter = 100,
+      maxDuration = 10_000,
+      retryOn = {GatewayCallFailedException.class, TimeoutException.class})
+  @CircuitBreaker(
+      requestVolumeThreshold = 20,
+      failureRatio = 0.75,
+      delay = 10_000,
+      successThreshold = 1,
+      failOn = {GatewayCallFailedException.class, TimeoutException.class})
+  @Timeout(5_000)
+  @Bulkhead(10)
+  public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
     try {
-      return lookup(client::findByKey, gatewayKey)
-          .map(
-              charge ->
-                  new GatewayCharge(
-                      charge.getString("id"), "succeeded".equals(charge.getString("status"))));
+      return lookup(client::findByKey, gatewayKey).map(GatewayCalls::details);
     } catch (GatewayCallFailedException e) {
       fireFailed(GatewayCallFailed.FIND_BY_KEY, false);
       throw e;
     }
   }
 
-  /** Same retries as {@link #findByKey}: a lookup charges nothing, so every failure may retry. */
-  @Retry(maxRetries = 2, delay = 200, jitter = 100, maxDuration = 10_000)
+  /** Same bounds as {@link #findByKey}, with a circuit and a bulkhead of its own. */
+  @Retry(
+      maxRetries = 2,
+      delay = 200,
+      jitter = 100,
+      maxDuration = 10_000,
+      retryOn = {GatewayCallFailedException.class, TimeoutException.class})
+  @CircuitBreaker(
+      requestVolumeThreshold = 20,
+      failureRatio = 0.75,
+      delay = 10_000,
+      successThreshold = 1,
+      failOn = {GatewayCallFailedException.class, TimeoutException.class})
+  @Timeout(5_000)
+  @Bulkhead(10)
   public Optional<GatewayChargeDetails> findCharge(String chargeId) {
     try {
       return lookup(client::findById, chargeId).map(GatewayCalls::details);
@@ -153,7 +241,7 @@ public class GatewayCalls {
           charge.getString("idempotencyKey", null));
     } catch (RuntimeException e) {
       // A body without the members an operator's check needs cannot be trusted: a failed call.
-      throw new GatewayCallFailedException("lookup answered an unreadable charge", true, e);
+      throw new GatewayCallFailedException("the processor answered an unreadable charge", true, e);
     }
   }
 

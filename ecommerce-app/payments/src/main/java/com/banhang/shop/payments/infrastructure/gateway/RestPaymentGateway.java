@@ -9,12 +9,14 @@ import com.banhang.shop.payments.application.PaymentGateway;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
 /**
- * The processor over HTTP. After the retries, a failure means "certainly not charged" only if no
- * call may have reached the processor; otherwise the outcome is unknown and left to reconciliation.
+ * The processor over HTTP. After the tries, a failure means "certainly not charged" only if no try
+ * sent a request that may have reached the processor; otherwise the outcome is unknown and left to
+ * reconciliation (docs/payments.md, "How gateway failures are classified").
  */
 @ApplicationScoped
 public class RestPaymentGateway implements PaymentGateway {
@@ -23,20 +25,40 @@ public class RestPaymentGateway implements PaymentGateway {
 
   @Override
   public GatewayCharge charge(GatewayChargeRequest request) {
-    AtomicBoolean mayHaveCharged = new AtomicBoolean();
+    ChargeTries tries = new ChargeTries();
     try {
-      return calls.charge(
-          request, failure -> mayHaveCharged.compareAndSet(false, failure.mayHaveCharged()));
+      return calls.charge(request, tries);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
-      if (mayHaveCharged.get() || e instanceof FaultToleranceException) {
-        throw new GatewayOutcomeUnknownException("the processor did not confirm the charge", e);
-      }
-      throw new GatewayUnavailableException("the processor refused before charging", e);
+      throw classify(e, tries);
+    } catch (GatewayChargeMismatchException e) {
+      // A charge under our key that our request did not make: never recorded, left to an operator
+      // through reconciliation, which finds the same charge and refuses it too.
+      throw new GatewayOutcomeUnknownException(e.getMessage(), e);
     }
   }
 
+  /**
+   * What a failed charge call means. A try refused by an open circuit or a full bulkhead was never
+   * sent, so those two say "not charged" unless an earlier try may have charged; a timeout, or any
+   * other end Fault Tolerance put to the call, comes after a request was sent.
+   */
+  static RuntimeException classify(RuntimeException failure, ChargeTries tries) {
+    boolean refusedBeforeSending =
+        failure instanceof CircuitBreakerOpenException || failure instanceof BulkheadException;
+    boolean notSentOrRefused =
+        failure instanceof GatewayCallFailedException || refusedBeforeSending;
+    if (notSentOrRefused && !tries.mayHaveCharged()) {
+      return new GatewayUnavailableException(
+          refusedBeforeSending
+              ? "the processor was not called (" + failure.getClass().getSimpleName() + ")"
+              : "the processor refused before charging",
+          failure);
+    }
+    return new GatewayOutcomeUnknownException("the processor did not confirm the charge", failure);
+  }
+
   @Override
-  public Optional<GatewayCharge> findByKey(String gatewayKey) {
+  public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
     try {
       return calls.findByKey(gatewayKey);
     } catch (GatewayCallFailedException | FaultToleranceException e) {

@@ -13,6 +13,7 @@ import static org.mockito.Mockito.when;
 import com.banhang.shop.payments.api.GatewayCallFailed;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayChargeRequest;
+import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import jakarta.enterprise.event.Event;
@@ -21,8 +22,6 @@ import jakarta.json.JsonObject;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
 import java.net.ConnectException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,7 +43,7 @@ class GatewayCallsTest {
   @Mock Event<GatewayCallFailed> failedCalls;
 
   private final GatewayCalls calls = new GatewayCalls();
-  private final List<GatewayCallFailedException> failures = new ArrayList<>();
+  private final ChargeTries tries = new ChargeTries();
 
   @BeforeEach
   void wire() {
@@ -118,10 +117,11 @@ class GatewayCallsTest {
     Response lost = answer(504, null);
     when(client.create(anyString(), any())).thenReturn(lost);
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, true));
-    assertThat(failures).singleElement().matches(GatewayCallFailedException::mayHaveCharged);
+    assertThat(tries.sent()).isEqualTo(1);
+    assertThat(tries.mayHaveCharged()).isTrue();
   }
 
   @Test
@@ -129,9 +129,11 @@ class GatewayCallsTest {
     when(client.create(anyString(), any()))
         .thenThrow(new ProcessingException(new ConnectException("refused")));
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, false));
+    assertThat(tries.sent()).isEqualTo(1);
+    assertThat(tries.mayHaveCharged()).isFalse();
   }
 
   @Test
@@ -140,9 +142,9 @@ class GatewayCallsTest {
     Response declined = answer(402, charge("declined"));
     when(client.create(anyString(), any())).thenReturn(refused, declined);
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
         .isInstanceOf(GatewayRefusedException.class);
-    assertThat(calls.charge(REQUEST, failures::add).succeeded()).isFalse();
+    assertThat(calls.charge(REQUEST, tries).succeeded()).isFalse();
     verifyNoInteractions(failedCalls);
   }
 
@@ -152,9 +154,67 @@ class GatewayCallsTest {
     when(client.create(anyString(), any())).thenReturn(lost);
     doThrow(new IllegalStateException("metrics down")).when(failedCalls).fire(any());
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, failures::add))
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
         .isInstanceOf(GatewayCallFailedException.class);
-    assertThat(failures).singleElement().matches(failure -> !failure.mayHaveCharged());
+    assertThat(tries.mayHaveCharged()).isFalse();
+  }
+
+  private static JsonObject chargeOf(long amount, String currency, String orderReference) {
+    return Json.createObjectBuilder()
+        .add("id", "ch_forged")
+        .add("status", "succeeded")
+        .add("amount", amount)
+        .add("currency", currency)
+        .add("orderReference", orderReference)
+        .add("idempotencyKey", "banhang_k")
+        .build();
+  }
+
+  @Test
+  void aChargeAnswerIsAcceptedOnlyIfItIsTheRequestsOwn() {
+    Response created = answer(201, charge("succeeded"));
+    when(client.create(anyString(), any())).thenReturn(created);
+
+    assertThat(calls.charge(REQUEST, tries).chargeId()).isEqualTo("ch_1");
+    assertThat(tries.mayHaveCharged()).isTrue();
+  }
+
+  @Test
+  void aReplayedChargeOfAnotherAmountCurrencyOrOrderIsNeverAccepted() {
+    Response otherAmount = answer(201, chargeOf(1, "VND", "order-1"));
+    Response otherCurrency = answer(201, chargeOf(1000, "USD", "order-1"));
+    Response otherOrder = answer(201, chargeOf(1000, "VND", "order-2"));
+    when(client.create(anyString(), any())).thenReturn(otherAmount, otherCurrency, otherOrder);
+
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+        .isInstanceOf(GatewayChargeMismatchException.class)
+        .hasMessageContaining("amount 1 instead of 1000");
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+        .isInstanceOf(GatewayChargeMismatchException.class)
+        .hasMessageContaining("currency USD");
+    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+        .isInstanceOf(GatewayChargeMismatchException.class)
+        .hasMessageContaining("order reference order-2");
+  }
+
+  @Test
+  void aMismatchedChargeAnswerIsAnUnknownOutcomeForThePort() {
+    RestPaymentGateway gateway = new RestPaymentGateway();
+    gateway.calls = mock(GatewayCalls.class);
+    when(gateway.calls.charge(any(), any()))
+        .thenThrow(new GatewayChargeMismatchException("not this request's"));
+
+    assertThatThrownBy(() -> gateway.charge(REQUEST))
+        .isInstanceOf(GatewayOutcomeUnknownException.class);
+  }
+
+  @Test
+  void aLookupByKeyReturnsTheChargesDetailsForTheCallerToCheck() {
+    Response found = answer(200, chargeOf(1, "VND", "order-1"));
+    when(client.findByKey("banhang_k")).thenReturn(found);
+
+    assertThat(calls.findByKey("banhang_k"))
+        .contains(new GatewayChargeDetails("ch_forged", true, 1, "VND", "order-1", "banhang_k"));
   }
 
   @Test

@@ -57,6 +57,19 @@ public class JpaPaymentRepository implements PaymentRepository {
         .findFirst();
   }
 
+  @Override
+  public Optional<Payment> findLatestByKey(String tenantId, String idempotencyKey) {
+    return em.createQuery(
+            "SELECT p FROM Payment p WHERE p.tenantId = :tenant AND p.idempotencyKey = :key"
+                + " ORDER BY p.idempotencyAttempt DESC, p.createdAt DESC",
+            Payment.class)
+        .setParameter("tenant", tenantId)
+        .setParameter("key", idempotencyKey)
+        .setMaxResults(1)
+        .getResultStream()
+        .findFirst();
+  }
+
   /** SQLSTATE class 23: an integrity constraint (here: the unique index) refused the row. */
   private static boolean constraintViolation(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {

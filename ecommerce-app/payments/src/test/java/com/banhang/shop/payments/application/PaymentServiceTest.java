@@ -1,0 +1,85 @@
+package com.banhang.shop.payments.application;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.shop.orders.api.PayableOrder;
+import com.banhang.shop.orders.api.PayableOrders;
+import com.banhang.shop.payments.domain.model.Payment;
+import com.banhang.shop.payments.domain.model.PaymentRepository;
+import java.util.Base64;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.ArgumentCaptor;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+/** Which gateway key a new attempt gets. */
+@ExtendWith(MockitoExtension.class)
+class PaymentServiceTest {
+
+  private static final ClaimedKey CLAIM = new ClaimedKey("alice", "payments.charge", "k-1", 2);
+  private static final String OLD_KEY = "banhang_000000000000000000000000000000000000000000000000";
+
+  @Mock PaymentRepository repository;
+  @Mock PayableOrders orders;
+
+  private final PaymentService service = new PaymentService();
+  private final GatewayKeys keys =
+      GatewayKeys.withSecret(Base64.getEncoder().encodeToString(new byte[32]));
+
+  @BeforeEach
+  void wire() {
+    service.payments = repository;
+    service.orders = orders;
+    service.gatewayKeys = keys;
+    when(orders.findUnpaid("alice", "order-1"))
+        .thenReturn(new PayableOrder("order-1", "alice", "VND", 1000, false));
+  }
+
+  private Payment start(String paymentMethod) {
+    return service.startAttempt(
+        new StartPayment("alice", "order-1", 1000, "VND", paymentMethod, CLAIM));
+  }
+
+  private static Payment earlier(String paymentMethod) {
+    return new Payment("alice", "order-1", 1000, "VND", paymentMethod, OLD_KEY, "k-1", 1);
+  }
+
+  @Test
+  void aFirstAttemptGetsTheDerivedKey() {
+    when(repository.findLatestByKey("alice", "k-1")).thenReturn(Optional.empty());
+
+    Payment payment = start("pm_card_ok");
+
+    assertThat(payment.gatewayKey())
+        .isEqualTo(keys.derive(CLAIM, "order-1", 1000, "VND", "pm_card_ok"));
+    ArgumentCaptor<Payment> added = ArgumentCaptor.forClass(Payment.class);
+    verify(repository).add(added.capture());
+    assertThat(added.getValue().gatewayKey()).isEqualTo(payment.gatewayKey());
+  }
+
+  @Test
+  void aRetryOfTheSameRequestKeepsTheStoredKeyOfItsEarlierAttempt() {
+    when(repository.findLatestByKey("alice", "k-1")).thenReturn(Optional.of(earlier("pm_card_ok")));
+
+    assertThat(start("pm_card_ok").gatewayKey()).isEqualTo(OLD_KEY);
+  }
+
+  @Test
+  void aReleasedKeyReusedWithAnotherBodyGetsAnotherKey() {
+    when(repository.findLatestByKey("alice", "k-1"))
+        .thenReturn(Optional.of(earlier("pm_card_other")));
+
+    String key = start("pm_card_ok").gatewayKey();
+
+    assertThat(key).isNotEqualTo(OLD_KEY);
+    assertThat(key).isEqualTo(keys.derive(CLAIM, "order-1", 1000, "VND", "pm_card_ok"));
+    verify(repository).add(any());
+  }
+}
