@@ -30,8 +30,10 @@ public record IdempotencyEvent(String operation, Outcome outcome, Duration claim
     KEY_REUSED,
     /** The key's remote outcome is unknown: 409 until reconciled. */
     OUTCOME_UNKNOWN,
-    /** The key or body was refused before any claim: 400 or 413. */
+    /** The caller, key or body was refused before any claim: 400, 401 or 413. */
     REJECTED,
+    /** A new key over the tenant's rate limit for the operation: 429, nothing written. */
+    RATE_LIMITED,
     /** The store could not be reached: 503, nothing ran. */
     STORE_UNAVAILABLE,
     /** The operation's response was stored with its effect. */

@@ -35,6 +35,7 @@ public class IdempotencyFeature implements DynamicFeature {
     if (policy.operation().isBlank()) {
       throw new IllegalStateException("@Idempotent method " + method + " names no operation");
     }
+    IdempotentEndpoints.register(resourceInfo.getResourceClass());
     // After authentication and authorization: a replay is served only to a caller allowed now.
     context.register(new IdempotencyFilter(policy), Priorities.USER);
   }

@@ -73,7 +73,24 @@ public class IdempotencyGate {
   void beforeMethod(Idempotent policy, ContainerRequestContext request) {
     String operation = policy.operation();
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
-    if (keyValues == null || keyValues.isEmpty()) {
+    boolean keyPresented = keyValues != null && !keyValues.isEmpty();
+    String tenant = tenant(request);
+    if (tenant == null && (keyPresented || policy.keyRequired())) {
+      // Keys are scoped by who calls: without a caller there is no scope to keep them apart.
+      reject(
+          request,
+          operation,
+          problems.response(
+              401,
+              "authentication-required",
+              "Authentication required",
+              "this operation needs an authenticated caller: its Idempotency-Key is kept per"
+                  + " caller",
+              operation,
+              null));
+      return;
+    }
+    if (!keyPresented) {
       if (policy.keyRequired()) {
         reject(
             request,
@@ -108,7 +125,9 @@ public class IdempotencyGate {
       return;
     }
     try {
-      fingerprint = RequestFingerprint.of(operation, pathParameters(request), body(request));
+      fingerprint =
+          RequestFingerprint.of(
+              operation, pathParameters(request), body(request), settings.bodyLimits());
     } catch (RejectedRequestException e) {
       reject(
           request,
@@ -121,7 +140,7 @@ public class IdempotencyGate {
     Duration ttl = settings.ttl(operation, policy.ttl());
     ClaimRequest claimRequest =
         new ClaimRequest(
-            tenant(request),
+            tenant,
             operation,
             key,
             fingerprint,
@@ -136,15 +155,34 @@ public class IdempotencyGate {
     try {
       // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
       // before any write. New keys still go through the claim, the only arbiter of ownership.
-      IdempotencyRecord finished = finishedRecord(claimRequest);
-      if (finished != null) {
+      IdempotencyRecord existing =
+          store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
+      if (existing != null && existing.completed() && existing.expiresAt().isAfter(Instant.now())) {
         claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
-        state.keyPresented(operation, finished.expiresAt());
-        request.abortWith(answerDuplicate(policy, claimRequest, finished, claimTime));
+        state.keyPresented(operation, existing.expiresAt());
+        request.abortWith(answerDuplicate(policy, claimRequest, existing, claimTime));
         return;
+      }
+      // Only a key with no row yet would add a row: that is what the rate limit counts.
+      boolean newKey = existing == null;
+      if (newKey) {
+        NewKeyLimits.Decision decision = settings.newKeyLimits().tryAcquire(tenant, operation);
+        if (!decision.allowed()) {
+          events.fire(
+              new IdempotencyEvent(
+                  operation,
+                  Outcome.RATE_LIMITED,
+                  Duration.ofNanos(System.nanoTime() - claimStarted)));
+          request.abortWith(tooManyNewKeys(operation, decision.retryAfter()));
+          return;
+        }
       }
       result = store.claim(claimRequest);
       claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
+      if (newKey && !result.won()) {
+        // A concurrent first use of the same key won: this request adds no row.
+        settings.newKeyLimits().giveBack(tenant, operation);
+      }
     } catch (IdempotencyStoreUnavailableException e) {
       claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
       LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
@@ -161,15 +199,32 @@ public class IdempotencyGate {
     }
 
     // Phase 3: answer a duplicate.
-    request.abortWith(answerDuplicate(policy, claimRequest, record, claimTime));
+    try {
+      request.abortWith(answerDuplicate(policy, claimRequest, record, claimTime));
+    } catch (IdempotencyStoreUnavailableException e) {
+      // A stored body that cannot be opened (another key, altered, plaintext under encryption).
+      LOG.log(Level.WARNING, "cannot answer a duplicate of " + operation, e);
+      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
+      request.abortWith(storeUnavailable(operation));
+    }
   }
 
-  private IdempotencyRecord finishedRecord(ClaimRequest claim) {
-    return store
-        .find(claim.tenant(), claim.operation(), claim.key())
-        .filter(IdempotencyRecord::completed)
-        .filter(record -> record.expiresAt().isAfter(Instant.now()))
-        .orElse(null);
+  /** 429: this tenant used up its new keys of the operation on this server for now. */
+  private Response tooManyNewKeys(String operation, Duration retryAfter) {
+    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    return Response.fromResponse(
+            problems.response(
+                429,
+                "too-many-new-keys",
+                "Too many new idempotency keys",
+                "too many new Idempotency-Keys for this operation; retries of keys already used"
+                    + " are still answered; send new keys again after "
+                    + seconds
+                    + " s",
+                operation,
+                null))
+        .header("Retry-After", seconds)
+        .build();
   }
 
   private Response answerDuplicate(
@@ -187,14 +242,18 @@ public class IdempotencyGate {
     }
     IdempotencyRecord current = awaitCompletion(record);
     if (current.completed()) {
+      // Opens the stored body first: one that cannot be opened is not counted as a replay.
+      Response replay =
+          Response.fromResponse(StoredResponses.toResponse(current.response()))
+              .header(REPLAYED_HEADER, "true")
+              .build();
       events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED, claimTime));
-      return Response.fromResponse(StoredResponses.toResponse(current.response()))
-          .header(REPLAYED_HEADER, "true")
-          .build();
+      return replay;
     }
     if (current.outcomeUnknown() && current.response() != null) {
+      Response stored = problems.withRetryAfter(StoredResponses.toResponse(current.response()));
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
-      return problems.withRetryAfter(StoredResponses.toResponse(current.response()));
+      return stored;
     }
     if (policy.sideEffects() == SideEffects.REMOTE
         && !current.lockedUntil().isAfter(Instant.now())) {
@@ -387,13 +446,17 @@ public class IdempotencyGate {
     return parameters;
   }
 
-  /** The tenant is whoever authenticated, never something the client writes in the request. */
-  private static String tenant(ContainerRequestContext request) {
+  /**
+   * The tenant is whoever authenticated, never something the client writes in the request; null
+   * when nobody did (no principal, or one without a name).
+   */
+  static String tenant(ContainerRequestContext request) {
     Principal principal =
         request.getSecurityContext() == null
             ? null
             : request.getSecurityContext().getUserPrincipal();
-    return principal == null ? "anonymous" : principal.getName();
+    String name = principal == null ? null : principal.getName();
+    return name == null || name.isBlank() ? null : name;
   }
 
   private static String httpDate(Instant instant) {

@@ -1,5 +1,6 @@
 package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.BodyKeyring;
 import com.banhang.idempotency.persistence.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,6 +32,11 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.max-body-bytes", defaultValue = "65536")
   int maxBodyBytes;
 
+  /** Deepest nesting of arrays and objects in an idempotent request's JSON body. */
+  @Inject
+  @ConfigProperty(name = "idempotency.max-json-depth", defaultValue = "32")
+  int maxJsonDepth;
+
   @Inject
   @ConfigProperty(name = "idempotency.in-progress-wait", defaultValue = "PT0S")
   Duration inProgressWait;
@@ -53,16 +59,15 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.retention.max-batches", defaultValue = "100")
   int purgeMaxBatches;
 
-  /** Base64 of a 256-bit AES key; when set, stored response bodies are encrypted at rest. */
-  @Inject
-  @ConfigProperty(name = "idempotency.body-encryption-key")
-  Optional<String> bodyEncryptionKey;
-
+  /**
+   * The keyring of stored response bodies ({@link BodyKeyring}: {@code idempotency.body-keys},
+   * {@code idempotency.body-key-id}, and the legacy {@code idempotency.body-encryption-key});
+   * {@link ResponseBodyCipher#NONE} when no key is configured.
+   *
+   * @throws IllegalArgumentException when the keyring is configured wrongly
+   */
   public ResponseBodyCipher bodyCipher() {
-    return bodyEncryptionKey
-        .filter(k -> !k.isBlank())
-        .map(ResponseBodyCipher::aesGcm)
-        .orElse(ResponseBodyCipher.NONE);
+    return BodyKeyring.cipher(config);
   }
 
   public int purgeBatchSize() {
@@ -86,6 +91,27 @@ public class IdempotencySettings {
     return maxBodyBytes;
   }
 
+  /** The limits applied to a request body before it is canonicalised. */
+  public RequestFingerprint.Limits bodyLimits() {
+    return new RequestFingerprint.Limits(maxJsonDepth, maxBodyBytes);
+  }
+
+  private volatile NewKeyLimits newKeyLimits;
+
+  /** The per-node rate limit of new keys, made on first use from the configuration. */
+  NewKeyLimits newKeyLimits() {
+    NewKeyLimits current = newKeyLimits;
+    if (current == null) {
+      synchronized (this) {
+        if (newKeyLimits == null) {
+          newKeyLimits = new NewKeyLimits(name -> config.getOptionalValue(name, String.class));
+        }
+        current = newKeyLimits;
+      }
+    }
+    return current;
+  }
+
   /** How long a duplicate waits for a running first attempt before it is answered 409. */
   public Duration inProgressWait() {
     return inProgressWait;
@@ -95,7 +121,10 @@ public class IdempotencySettings {
     return retryAfterSeconds;
   }
 
-  /** The allowlist of response headers kept for replay; never cookies or credentials. */
+  /**
+   * The allowlist of response headers kept for replay. Headers of the fixed denylist ({@link
+   * StoredResponses#isNeverStored}) are never stored whatever this list says.
+   */
   public List<String> storedHeaders() {
     return storedHeaders;
   }

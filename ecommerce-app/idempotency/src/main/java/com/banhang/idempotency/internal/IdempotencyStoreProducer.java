@@ -43,13 +43,13 @@ public class IdempotencyStoreProducer {
     return current;
   }
 
-  /** A key that is not a 256-bit Base64 key leaves the store unusable: fail closed with 503. */
+  /** A keyring configured wrongly leaves the store unusable: fail closed with 503. */
   private ResponseBodyCipher cipher() {
     try {
       return settings.bodyCipher();
     } catch (IllegalArgumentException e) {
       throw new IdempotencyStoreUnavailableException(
-          "idempotency.body-encryption-key is not a Base64 256-bit key", e);
+          "the body encryption keys are configured wrongly: " + e.getMessage(), e);
     }
   }
 

@@ -38,15 +38,42 @@ public final class RequestFingerprint {
 
   private static final String VERSION = "fingerprint-v1";
 
+  /**
+   * Checked on the raw body before it is canonicalised, so that a body that is too large or too
+   * deep costs no more than one streaming pass up to the limit.
+   *
+   * @param maxDepth the deepest nesting of arrays and objects (the outermost value is depth 1)
+   * @param maxBytes the largest body in bytes
+   */
+  public record Limits(int maxDepth, int maxBytes) {
+
+    /** The library's defaults: depth 32, 65,536 bytes. */
+    public static final Limits DEFAULT = new Limits(32, 65_536);
+
+    public Limits {
+      if (maxDepth < 1 || maxBytes < 1) {
+        throw new IllegalArgumentException("JSON limits must be positive");
+      }
+    }
+  }
+
   private RequestFingerprint() {}
+
+  /** {@link #of(String, SortedMap, byte[], Limits)} with the {@link Limits#DEFAULT} limits. */
+  public static String of(String operation, SortedMap<String, String> pathParameters, byte[] body)
+      throws RejectedRequestException {
+    return of(operation, pathParameters, body, Limits.DEFAULT);
+  }
 
   /**
    * @param pathParameters matched path parameters, sorted by name
    * @param body the raw request body; empty when the request has none
    * @return lowercase hex SHA-256
-   * @throws RejectedRequestException 400 when the body is not one JSON value or repeats a member
+   * @throws RejectedRequestException 400 when the body is not one JSON value, repeats a member or
+   *     nests deeper than {@code limits}; 413 when it is larger
    */
-  public static String of(String operation, SortedMap<String, String> pathParameters, byte[] body)
+  public static String of(
+      String operation, SortedMap<String, String> pathParameters, byte[] body, Limits limits)
       throws RejectedRequestException {
     MessageDigest sha256 = sha256();
     update(sha256, VERSION);
@@ -57,7 +84,7 @@ public final class RequestFingerprint {
           update(sha256, name);
           update(sha256, value);
         });
-    update(sha256, body.length == 0 ? "" : canonicalJson(body));
+    update(sha256, body.length == 0 ? "" : canonicalJson(body, limits));
     return HexFormat.of().formatHex(sha256.digest());
   }
 
@@ -68,7 +95,19 @@ public final class RequestFingerprint {
    * exactly (titanium-jcs 1.1.1 does not: see docs/testing.md).
    */
   public static String canonicalJson(byte[] body) throws RejectedRequestException {
-    requireSingleIJsonValue(body);
+    return canonicalJson(body, Limits.DEFAULT);
+  }
+
+  /** {@link #canonicalJson(byte[])} after the size and depth checks of {@code limits}. */
+  public static String canonicalJson(byte[] body, Limits limits) throws RejectedRequestException {
+    if (body.length > limits.maxBytes()) {
+      throw new RejectedRequestException(
+          413,
+          "request-body-too-large",
+          "Request body too large",
+          "the body exceeds " + limits.maxBytes() + " bytes");
+    }
+    requireSingleIJsonValue(body, limits.maxDepth());
     try {
       return new JsonCanonicalizer(body).getEncodedString();
     } catch (IOException | RuntimeException e) {
@@ -81,7 +120,8 @@ public final class RequestFingerprint {
    * silently keep the last one), no string holds an unpaired surrogate and every number is a finite
    * double.
    */
-  private static void requireSingleIJsonValue(byte[] body) throws RejectedRequestException {
+  private static void requireSingleIJsonValue(byte[] body, int maxDepth)
+      throws RejectedRequestException {
     Reader strictUtf8 =
         new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8.newDecoder());
     try (JsonParser parser = PARSERS.createParser(strictUtf8)) {
@@ -95,9 +135,9 @@ public final class RequestFingerprint {
         switch (parser.next()) {
           case START_OBJECT -> {
             objects.push(new HashSet<>());
-            depth++;
+            depth = deeper(depth, maxDepth);
           }
-          case START_ARRAY -> depth++;
+          case START_ARRAY -> depth = deeper(depth, maxDepth);
           case END_OBJECT -> {
             objects.pop();
             depth--;
@@ -125,6 +165,17 @@ public final class RequestFingerprint {
         | ArithmeticException e) {
       throw malformed("the body is not valid JSON");
     }
+  }
+
+  private static int deeper(int depth, int maxDepth) throws RejectedRequestException {
+    if (depth >= maxDepth) {
+      throw new RejectedRequestException(
+          400,
+          "json-nesting-too-deep",
+          "JSON nesting too deep",
+          "the body nests arrays and objects deeper than " + maxDepth + " levels");
+    }
+    return depth + 1;
   }
 
   private static String requireWellFormed(String text) throws RejectedRequestException {

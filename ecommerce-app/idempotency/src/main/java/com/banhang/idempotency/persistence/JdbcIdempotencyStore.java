@@ -48,7 +48,11 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     this.dataSource = dataSource;
   }
 
-  /** Encrypts the bodies this store writes from now on (and decrypts what it reads). */
+  /**
+   * Encrypts the bodies this store writes from now on, and opens what it reads, with {@code
+   * cipher}'s keyring. A body read is opened only when its {@link StoredResponse#body()} is asked
+   * for.
+   */
   public JdbcIdempotencyStore encryptingBodiesWith(ResponseBodyCipher cipher) {
     this.cipher = cipher;
     return this;
@@ -434,13 +438,16 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     int code = rs.getInt(i++);
     boolean hasResponse = !rs.wasNull();
     String headers = rs.getString(i++);
-    byte[] body = cipher.open(rs.getBytes(i++), tenant, operation, key);
+    byte[] rawBody = rs.getBytes(i++);
     String lastCheck = withCheck ? rs.getString(i++) : null;
     String lastCheckDetail = withCheck ? rs.getString(i++) : null;
     Instant lastCheckedAt = withCheck ? instant(rs, i) : null;
     StoredResponse response =
         hasResponse
-            ? new StoredResponse(code, StoredResponse.headersFromText(headers), body)
+            ? StoredResponse.opening(
+                code,
+                StoredResponse.headersFromText(headers),
+                () -> cipher.open(rawBody, tenant, operation, key))
             : null;
     return new IdempotencyRecord(
         tenant,

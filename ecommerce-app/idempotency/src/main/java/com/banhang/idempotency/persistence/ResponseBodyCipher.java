@@ -7,58 +7,144 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encrypts stored response bodies at rest (docs/idempotency.md) with AES-256-GCM when a key is
- * configured. The key's scope (tenant, operation, key) is the associated data, so a body moved to
- * another row does not decrypt. Bodies stored before encryption was turned on stay readable: an
- * encrypted body starts with a NUL byte, which no JSON or text body does.
+ * Encrypts stored response bodies at rest (docs/idempotency.md, "Stored bodies encrypted at rest")
+ * with AES-256-GCM under a keyring: every key has an id, one of them seals new bodies, and each
+ * sealed body names the id of its key in its header, so that bodies sealed under an older key stay
+ * readable after a rotation for as long as that key stays in the ring.
+ *
+ * <p>Formats of a stored body (the first byte of a sealed body is NUL, which no JSON or text body
+ * starts with):
+ *
+ * <ul>
+ *   <li>{@code 00 'E' 'N' '2'}, one byte n (1 to 32), n bytes of the key id (ASCII), a 12-byte
+ *       nonce, the ciphertext with its 16-byte tag. Associated data: the header (the 5 + n bytes
+ *       before the nonce), then tenant, operation and key joined by LF.
+ *   <li>{@code 00 'E' 'N' '1'}, a 12-byte nonce, ciphertext and tag: written before key ids
+ *       existed, by the single {@code idempotency.body-encryption-key}; opened with the key whose
+ *       id is {@value #LEGACY_KEY_ID}. Associated data: tenant, operation and key joined by LF.
+ *   <li>anything else: a plaintext body. Read as it is only while no key is configured; once one
+ *       is, a plaintext body is refused like a body that does not decrypt.
+ * </ul>
  */
 public final class ResponseBodyCipher {
 
   /** No encryption: bodies are stored as they are. */
-  public static final ResponseBodyCipher NONE = new ResponseBodyCipher(null);
+  public static final ResponseBodyCipher NONE = new ResponseBodyCipher(Map.of(), null);
 
-  private static final byte[] MAGIC = {0, 'E', 'N', '1'};
+  /** The id of the single key of {@code idempotency.body-encryption-key}, and of bodies in v1. */
+  public static final String LEGACY_KEY_ID = "legacy";
+
+  /** What a key id may be: 1 to 32 letters, digits, dots, dashes or underscores. */
+  public static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1,32}");
+
+  private static final byte[] MAGIC_V1 = {0, 'E', 'N', '1'};
+  private static final byte[] MAGIC_V2 = {0, 'E', 'N', '2'};
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final SecretKey key;
+  private final Map<String, SecretKey> keys;
+  private final String sealingKeyId;
 
-  private ResponseBodyCipher(SecretKey key) {
-    this.key = key;
+  private ResponseBodyCipher(Map<String, SecretKey> keys, String sealingKeyId) {
+    this.keys = keys;
+    this.sealingKeyId = sealingKeyId;
   }
 
   /**
+   * A ring of the single legacy key, id {@value #LEGACY_KEY_ID}.
+   *
    * @param base64Key 32 bytes, Base64-encoded (e.g. {@code openssl rand -base64 32})
    * @throws IllegalArgumentException if it is not a 256-bit key
    */
   public static ResponseBodyCipher aesGcm(String base64Key) {
-    byte[] bytes = Base64.getDecoder().decode(base64Key.strip());
-    if (bytes.length != 32) {
-      throw new IllegalArgumentException("the body encryption key must be 32 bytes (Base64)");
+    return keyring(Map.of(LEGACY_KEY_ID, base64Key), LEGACY_KEY_ID);
+  }
+
+  /**
+   * @param base64KeysById every key that may open a stored body, by id
+   * @param sealingKeyId the id of the key that seals new bodies; one of the ring's
+   * @throws IllegalArgumentException for an empty ring, an id that is not {@link #KEY_ID}, a key
+   *     that is not Base64 of 32 bytes, or a sealing id outside the ring. The message never holds
+   *     key material.
+   */
+  public static ResponseBodyCipher keyring(
+      Map<String, String> base64KeysById, String sealingKeyId) {
+    if (base64KeysById.isEmpty()) {
+      throw new IllegalArgumentException("the body keyring holds no key");
     }
-    return new ResponseBodyCipher(new SecretKeySpec(bytes, "AES"));
+    Map<String, SecretKey> keys = new LinkedHashMap<>();
+    base64KeysById.forEach(
+        (id, base64) -> {
+          if (id == null || !KEY_ID.matcher(id).matches()) {
+            throw new IllegalArgumentException(
+                "a body key id must be 1 to 32 letters, digits, '.', '-' or '_'");
+          }
+          keys.put(id, new SecretKeySpec(decode(id, base64), "AES"));
+        });
+    if (sealingKeyId == null || !keys.containsKey(sealingKeyId)) {
+      throw new IllegalArgumentException(
+          "the sealing key id " + sealingKeyId + " is not one of the keyring's " + keys.keySet());
+    }
+    return new ResponseBodyCipher(Collections.unmodifiableMap(keys), sealingKeyId);
+  }
+
+  private static byte[] decode(String id, String base64) {
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(base64 == null ? "" : base64.strip());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the body key " + id + " is not Base64");
+    }
+    if (bytes.length != 32) {
+      throw new IllegalArgumentException(
+          "the body key " + id + " must be 32 bytes (Base64), not " + bytes.length);
+    }
+    return bytes;
+  }
+
+  /** True when bodies are sealed (and plaintext bodies refused). */
+  public boolean encrypts() {
+    return !keys.isEmpty();
+  }
+
+  /** The id of the key that seals new bodies, or null without encryption. */
+  public String sealingKeyId() {
+    return sealingKeyId;
+  }
+
+  /** The ids of every key that can open a body. */
+  public Set<String> keyIds() {
+    return keys.keySet();
   }
 
   byte[] seal(byte[] body, String tenant, String operation, String idempotencyKey) {
-    if (key == null || body.length == 0) {
+    if (keys.isEmpty() || body.length == 0) {
       return body;
     }
     try {
+      byte[] header = headerV2(sealingKeyId);
       byte[] nonce = new byte[NONCE_BYTES];
       RANDOM.nextBytes(nonce);
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.init(
+          Cipher.ENCRYPT_MODE, keys.get(sealingKeyId), new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.updateAAD(header);
       cipher.updateAAD(scope(tenant, operation, idempotencyKey));
       byte[] sealed = cipher.doFinal(body);
-      return ByteBuffer.allocate(MAGIC.length + NONCE_BYTES + sealed.length)
-          .put(MAGIC)
+      return ByteBuffer.allocate(header.length + NONCE_BYTES + sealed.length)
+          .put(header)
           .put(nonce)
           .put(sealed)
           .array();
@@ -67,35 +153,127 @@ public final class ResponseBodyCipher {
     }
   }
 
+  /**
+   * The plaintext of a stored body.
+   *
+   * @throws IdempotencyStoreUnavailableException when the body cannot be trusted: sealed under a
+   *     key id outside the ring, altered or moved to another row, or plaintext while a key is
+   *     configured
+   */
   byte[] open(byte[] stored, String tenant, String operation, String idempotencyKey) {
-    if (stored == null || !isSealed(stored)) {
+    if (stored == null || stored.length == 0) {
       return stored;
     }
-    if (key == null) {
-      throw new IdempotencyStoreUnavailableException(
-          "a stored response is encrypted but no idempotency.body-encryption-key is set", null);
+    if (startsWith(stored, MAGIC_V2)) {
+      int idLength = stored.length > MAGIC_V2.length ? stored[MAGIC_V2.length] & 0xFF : 0;
+      int headerLength = MAGIC_V2.length + 1 + idLength;
+      if (idLength == 0 || stored.length < headerLength + NONCE_BYTES + TAG_BITS / 8) {
+        throw unreadable("a stored response has a damaged encryption header", null);
+      }
+      String id = new String(stored, MAGIC_V2.length + 1, idLength, StandardCharsets.US_ASCII);
+      SecretKey key = keys.get(id);
+      if (key == null) {
+        throw unreadable(
+            "a stored response is sealed under body key id '"
+                + printable(id)
+                + "', which is not in the configured keyring "
+                + keys.keySet(),
+            null);
+      }
+      return decrypt(
+          key,
+          stored,
+          headerLength,
+          Arrays.copyOf(stored, headerLength),
+          scope(tenant, operation, idempotencyKey));
     }
+    if (startsWith(stored, MAGIC_V1)) {
+      SecretKey key = keys.get(LEGACY_KEY_ID);
+      if (key == null) {
+        throw unreadable(
+            "a stored response was sealed under the key of idempotency.body-encryption-key (id '"
+                + LEGACY_KEY_ID
+                + "'), which is not in the configured keyring",
+            null);
+      }
+      if (stored.length < MAGIC_V1.length + NONCE_BYTES + TAG_BITS / 8) {
+        throw unreadable("a stored response has a damaged encryption header", null);
+      }
+      return decrypt(
+          key, stored, MAGIC_V1.length, new byte[0], scope(tenant, operation, idempotencyKey));
+    }
+    if (!keys.isEmpty()) {
+      throw unreadable(
+          "a stored response is not encrypted although body encryption is configured; it is not"
+              + " replayed",
+          null);
+    }
+    return stored;
+  }
+
+  private static byte[] decrypt(
+      SecretKey key, byte[] stored, int nonceOffset, byte[] header, byte[] scope) {
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(
           Cipher.DECRYPT_MODE,
           key,
-          new GCMParameterSpec(TAG_BITS, stored, MAGIC.length, NONCE_BYTES));
-      cipher.updateAAD(scope(tenant, operation, idempotencyKey));
-      int offset = MAGIC.length + NONCE_BYTES;
+          new GCMParameterSpec(TAG_BITS, stored, nonceOffset, NONCE_BYTES));
+      cipher.updateAAD(header);
+      cipher.updateAAD(scope);
+      int offset = nonceOffset + NONCE_BYTES;
       return cipher.doFinal(stored, offset, stored.length - offset);
     } catch (GeneralSecurityException e) {
-      throw new IdempotencyStoreUnavailableException(
-          "a stored response cannot be decrypted with the configured key", e);
+      throw unreadable("a stored response cannot be decrypted with the configured key", e);
     }
   }
 
+  /** True when {@code stored} is a sealed body (of either format). */
   static boolean isSealed(byte[] stored) {
-    return stored.length > MAGIC.length + NONCE_BYTES
-        && Arrays.equals(stored, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+    return stored != null && (startsWith(stored, MAGIC_V1) || startsWith(stored, MAGIC_V2));
+  }
+
+  /** The key id a stored body names, {@value #LEGACY_KEY_ID} for v1, null for plaintext. */
+  static String keyIdOf(byte[] stored) {
+    if (stored != null && startsWith(stored, MAGIC_V2) && stored.length > MAGIC_V2.length) {
+      int idLength = stored[MAGIC_V2.length] & 0xFF;
+      if (stored.length >= MAGIC_V2.length + 1 + idLength) {
+        return new String(stored, MAGIC_V2.length + 1, idLength, StandardCharsets.US_ASCII);
+      }
+    }
+    return stored != null && startsWith(stored, MAGIC_V1) ? LEGACY_KEY_ID : null;
+  }
+
+  private static byte[] headerV2(String keyId) {
+    byte[] id = keyId.getBytes(StandardCharsets.US_ASCII);
+    return ByteBuffer.allocate(MAGIC_V2.length + 1 + id.length)
+        .put(MAGIC_V2)
+        .put((byte) id.length)
+        .put(id)
+        .array();
+  }
+
+  private static boolean startsWith(byte[] stored, byte[] magic) {
+    return stored.length >= magic.length
+        && Arrays.equals(stored, 0, magic.length, magic, 0, magic.length);
+  }
+
+  private static String printable(String id) {
+    return KEY_ID.matcher(id).matches() ? id : "(not a valid id)";
+  }
+
+  private static IdempotencyStoreUnavailableException unreadable(String what, Exception cause) {
+    return new IdempotencyStoreUnavailableException(what, cause);
   }
 
   private static byte[] scope(String tenant, String operation, String idempotencyKey) {
     return String.join("\n", tenant, operation, idempotencyKey).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return keys.isEmpty()
+        ? "ResponseBodyCipher[none]"
+        : "ResponseBodyCipher[keys=" + keys.keySet() + ", sealing=" + sealingKeyId + "]";
   }
 }

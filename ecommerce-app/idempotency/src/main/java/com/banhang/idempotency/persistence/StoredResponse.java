@@ -4,24 +4,69 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * A response as stored for replay: status, the allowlisted headers and the exact body bytes.
  *
- * @param headers header name to value, in the order they were captured; never cookies or
- *     credentials
+ * <p>A response read from the store opens (decrypts) its body only when {@link #body()} is first
+ * called, so that listings of rows (reconciliation, the console) never decrypt a body and one row
+ * whose body cannot be opened never stops them; whoever returns the body meets the failure.
  */
-public record StoredResponse(int status, Map<String, String> headers, byte[] body) {
+public final class StoredResponse {
 
-  public StoredResponse {
-    headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
-    body = body == null ? new byte[0] : body.clone();
+  private final int status;
+  private final Map<String, String> headers;
+  private final Supplier<byte[]> opener;
+  private volatile byte[] body;
+
+  /**
+   * @param headers header name to value, in the order they were captured; never cookies or
+   *     credentials
+   */
+  public StoredResponse(int status, Map<String, String> headers, byte[] body) {
+    this.status = status;
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    this.body = body == null ? new byte[0] : body.clone();
+    this.opener = null;
   }
 
-  @Override
+  private StoredResponse(int status, Map<String, String> headers, Supplier<byte[]> opener) {
+    this.status = status;
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    this.opener = Objects.requireNonNull(opener);
+  }
+
+  /** A stored response whose body {@code opener} yields on first use (and may fail to). */
+  static StoredResponse opening(int status, Map<String, String> headers, Supplier<byte[]> opener) {
+    return new StoredResponse(status, headers, opener);
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /**
+   * The exact body bytes (a copy).
+   *
+   * @throws com.banhang.idempotency.IdempotencyStoreUnavailableException when the stored body
+   *     cannot be opened (sealed under a key no longer configured, altered, or plaintext while
+   *     encryption is configured)
+   */
   public byte[] body() {
-    return body.clone();
+    byte[] current = body;
+    if (current == null) {
+      byte[] opened = opener.get();
+      current = opened == null ? new byte[0] : opened;
+      body = current;
+    }
+    return current.clone();
   }
 
   /** Where the response points to, if anywhere: the resource reference of the record. */
@@ -55,12 +100,12 @@ public record StoredResponse(int status, Map<String, String> headers, byte[] bod
     return o instanceof StoredResponse other
         && status == other.status
         && headers.equals(other.headers)
-        && Arrays.equals(body, other.body);
+        && Arrays.equals(body(), other.body());
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * status + headers.hashCode()) + Arrays.hashCode(body);
+    return 31 * (31 * status + headers.hashCode()) + Arrays.hashCode(body());
   }
 
   @Override
@@ -70,7 +115,7 @@ public record StoredResponse(int status, Map<String, String> headers, byte[] bod
         + ", headers="
         + headers
         + ", "
-        + body.length
-        + " bytes]";
+        + (body == null ? "unopened body" : body.length + " bytes")
+        + "]";
   }
 }

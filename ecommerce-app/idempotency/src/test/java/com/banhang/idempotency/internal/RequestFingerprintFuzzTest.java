@@ -40,6 +40,48 @@ class RequestFingerprintFuzzTest {
     assertFingerprintedOrRejected("orders.create", new TreeMap<>(), body);
   }
 
+  /**
+   * Under small limits, whatever is accepted nests no deeper and is no larger than allowed, and
+   * whatever is refused is a 400 or a 413 problem.
+   */
+  @FuzzTest
+  void of_anyBodyUnderSmallLimits_withinTheLimitsOrRefused(byte[] body) {
+    RequestFingerprint.Limits limits = new RequestFingerprint.Limits(4, 512);
+    String canonical;
+    try {
+      canonical = RequestFingerprint.canonicalJson(body, limits);
+    } catch (RejectedRequestException e) {
+      assertThat(e.status()).isIn(400, 413);
+      return;
+    }
+    assertThat(body.length).isLessThanOrEqualTo(512);
+    assertThat(depth(canonical)).isLessThanOrEqualTo(4);
+  }
+
+  /** The deepest nesting of arrays and objects in canonical JSON, outside strings. */
+  private static int depth(String json) {
+    int depth = 0;
+    int max = 0;
+    boolean inString = false;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (inString) {
+        if (c == '\\') {
+          i++;
+        } else if (c == '"') {
+          inString = false;
+        }
+      } else if (c == '"') {
+        inString = true;
+      } else if (c == '[' || c == '{') {
+        max = Math.max(max, ++depth);
+      } else if (c == ']' || c == '}') {
+        depth--;
+      }
+    }
+    return max;
+  }
+
   /** Whatever is accepted has a canonical form that is its own canonical form. */
   @FuzzTest
   void canonicalJson_anyAcceptedBody_isAFixedPoint(byte[] body) throws Exception {
@@ -60,7 +102,8 @@ class RequestFingerprintFuzzTest {
       fingerprint = RequestFingerprint.of(operation, parameters, body);
     } catch (RejectedRequestException e) {
       assertThat(e.status()).isEqualTo(400);
-      assertThat(e.problemType()).isIn("malformed-request-body", "duplicate-json-member");
+      assertThat(e.problemType())
+          .isIn("malformed-request-body", "duplicate-json-member", "json-nesting-too-deep");
       assertThatThrownBy(
               () -> RequestFingerprint.of(operation, new TreeMap<>(parameters), body.clone()))
           .isInstanceOfSatisfying(

@@ -1,12 +1,14 @@
 package com.banhang.shop.web.deployment;
 
+import com.banhang.idempotency.BodyKeyring;
+import com.banhang.shop.payments.application.GatewayKeys;
+import com.banhang.shop.payments.application.InvalidGatewayKeySecretException;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,7 +39,6 @@ public class DeploymentChecks implements Extension {
       Set.of("alice-secret", "bob-secret", "carol-secret", "operator-secret");
 
   private static final int MIN_PASSWORD_LENGTH = 12;
-  private static final int MIN_SECRET_BYTES = 32;
 
   /**
    * Runs when CDI starts discovering the application's beans, so before CDI validates injection
@@ -82,15 +83,19 @@ public class DeploymentChecks implements Extension {
               + gateway.get());
     }
 
-    secret(config, "payments.gateway-key-secret", "PAYMENTS_GATEWAY_KEY_SECRET", problems);
-
-    if (value(config, "idempotency.body-keys").isEmpty()
-        && value(config, "idempotency.body-encryption-key").isEmpty()) {
+    // The contexts that use the secrets validate them; their messages name the property.
+    try {
+      GatewayKeys.validate(config);
+    } catch (InvalidGatewayKeySecretException invalid) {
+      problems.add(invalid.getMessage() + " (environment variable PAYMENTS_GATEWAY_KEY_SECRET)");
+    }
+    try {
+      BodyKeyring.validate(config);
+    } catch (IllegalStateException invalid) {
       problems.add(
-          required(
-              "idempotency.body-keys",
-              "IDEMPOTENCY_BODY_KEYS",
-              "keyId:base64 AES key(s) that seal stored responses"));
+          invalid.getMessage()
+              + " (environment variable IDEMPOTENCY_BODY_KEYS: keyId:base64 AES-256 key(s) that"
+              + " seal stored responses)");
     }
 
     for (String name : passwordSettings(config)) {
@@ -128,21 +133,6 @@ public class DeploymentChecks implements Extension {
         .map(names -> Arrays.stream(names.split(",")).map(String::trim).filter(n -> !n.isEmpty()))
         .map(names -> names.toList())
         .orElse(List.of());
-  }
-
-  private static void secret(Config config, String name, String env, List<String> problems) {
-    Optional<String> secret = value(config, name);
-    if (secret.isEmpty()) {
-      problems.add(required(name, env, "base64 of at least " + MIN_SECRET_BYTES + " random bytes"));
-      return;
-    }
-    try {
-      if (Base64.getDecoder().decode(secret.get()).length < MIN_SECRET_BYTES) {
-        problems.add(name + " must decode to at least " + MIN_SECRET_BYTES + " bytes");
-      }
-    } catch (IllegalArgumentException notBase64) {
-      problems.add(name + " is not base64");
-    }
   }
 
   private static Optional<String> value(Config config, String name) {

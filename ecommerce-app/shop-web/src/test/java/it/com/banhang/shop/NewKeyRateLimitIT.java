@@ -1,0 +1,75 @@
+package it.com.banhang.shop;
+
+import static io.restassured.RestAssured.given;
+import static it.com.banhang.shop.ShopApi.createOrder;
+import static it.com.banhang.shop.ShopApi.newKey;
+import static it.com.banhang.shop.ShopApi.newSku;
+import static it.com.banhang.shop.ShopApi.orderBody;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.response.Response;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-tenant rate limit of new keys (docs/idempotency.md, "Rate limit of new keys"). The
+ * integration servers give the test customer carol {@value #LIMIT} new keys per operation per hour
+ * ({@code -Didempotency.new-keys.tenant.carol=3/PT1H}); no other test uses carol.
+ */
+class NewKeyRateLimitIT {
+
+  private static final int LIMIT = 3;
+
+  @Test
+  void overTheTenantLimit_429ProblemWithRetryAfter_nothingWritten_replaysStillServed() {
+    List<String> keys = new ArrayList<>();
+    List<String> bodies = new ArrayList<>();
+    List<Response> firsts = new ArrayList<>();
+    for (int i = 0; i < LIMIT; i++) {
+      String key = newKey();
+      String body = orderBody(newSku(), 1, 1);
+      Response first = createOrder("carol", key, body);
+      assertThat(first.statusCode()).as(first.asString()).isEqualTo(201);
+      keys.add(key);
+      bodies.add(body);
+      firsts.add(first);
+    }
+
+    String overSku = newSku();
+    Response over = createOrder("carol", newKey(), orderBody(overSku, 1, 1));
+
+    assertThat(over.statusCode()).isEqualTo(429);
+    assertThat(over.contentType()).startsWith("application/problem+json");
+    assertThat(Long.parseLong(over.header("Retry-After"))).isBetween(1L, 3600L);
+    assertThat((String) over.path("type")).endsWith("too-many-new-keys");
+    assertThat((Integer) over.path("status")).isEqualTo(429);
+    assertThat((String) over.path("operation")).isEqualTo("orders.create");
+    assertThat(ShopDatabase.ordersWithSku(overSku)).isZero();
+
+    for (int i = 0; i < LIMIT; i++) {
+      Response replay = createOrder("carol", keys.get(i), bodies.get(i));
+      assertThat(replay.statusCode()).isEqualTo(201);
+      assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
+      assertThat(replay.asByteArray()).isEqualTo(firsts.get(i).asByteArray());
+    }
+    // A reused key is answered 422 as before, not 429: it would write nothing.
+    Response reused = createOrder("carol", keys.get(0), orderBody(newSku(), 2, 1));
+    assertThat(reused.statusCode()).isEqualTo(422);
+    // Other tenants keep their own limit.
+    assertThat(createOrder("alice", newKey(), orderBody(newSku(), 1, 1)).statusCode())
+        .isEqualTo(201);
+  }
+
+  @Test
+  void openApi_documents429OnTheIdempotentOperation() {
+    Response document =
+        given().baseUri(ShopApi.URL).accept("application/json").get("/openapi?format=JSON");
+
+    assertThat(document.statusCode()).isEqualTo(200);
+    assertThat(document.jsonPath().getMap("paths.'/api/v1/orders'.post.responses"))
+        .containsKey("429");
+    assertThat(document.jsonPath().getMap("paths.'/api/v1/orders/{orderId}'.get.responses"))
+        .doesNotContainKey("429");
+  }
+}
