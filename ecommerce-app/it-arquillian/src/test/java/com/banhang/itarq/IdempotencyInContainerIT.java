@@ -72,10 +72,14 @@ class IdempotencyInContainerIT {
     return ShrinkWrap.create(WebArchive.class, "idem-it.war")
         .addPackage(WidgetResource.class.getPackage())
         .addClass(InContainerAccess.class)
-        // The library as it is built, with its one runtime dependency; AssertJ for the
-        // in-container assertions (the JUnit jars are added by Arquillian itself).
+        // The library as it is built, with its runtime dependencies (canonical JSON, Bucket4j
+        // for the new-key limit); AssertJ for the in-container assertions (the JUnit jars are
+        // added by Arquillian itself).
         .addAsLibraries(
-            jarOf(Idempotent.class), jarOf(JsonCanonicalizer.class), jarOf(Assertions.class))
+            jarOf(Idempotent.class),
+            jarOf(JsonCanonicalizer.class),
+            jarOf(io.github.bucket4j.Bucket.class),
+            jarOf(Assertions.class))
         .addAsResource("schema/V1__idempotency_record.sql")
         .addAsResource("schema/V4__operator_console.sql")
         .addAsResource(

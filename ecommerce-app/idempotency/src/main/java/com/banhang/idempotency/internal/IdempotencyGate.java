@@ -75,6 +75,9 @@ public class IdempotencyGate {
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
     boolean keyPresented = keyValues != null && !keyValues.isEmpty();
     String tenant = tenant(request);
+    if (tenant == null) {
+      tenant = settings.unauthenticatedTenant().orElse(null);
+    }
     if (tenant == null && (keyPresented || policy.keyRequired())) {
       // Keys are scoped by who calls: without a caller there is no scope to keep them apart.
       reject(

@@ -28,6 +28,15 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.lease", defaultValue = "PT30S")
   Duration lease;
 
+  /**
+   * Unset (the default): a keyed request without an authenticated caller is refused (401), since
+   * keys are kept per caller. Only an application that authenticates nobody at all (one tenant)
+   * sets a name here, which every unauthenticated caller then shares.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.unauthenticated-tenant")
+  Optional<String> unauthenticatedTenant;
+
   @Inject
   @ConfigProperty(name = "idempotency.max-body-bytes", defaultValue = "65536")
   int maxBodyBytes;
@@ -80,6 +89,13 @@ public class IdempotencySettings {
 
   public String dataSourceName() {
     return dataSourceName;
+  }
+
+  /** The tenant of callers nobody authenticated, when the application opted in; else empty. */
+  public Optional<String> unauthenticatedTenant() {
+    return unauthenticatedTenant == null
+        ? Optional.empty()
+        : unauthenticatedTenant.map(String::strip).filter(t -> !t.isEmpty());
   }
 
   /** How long a winner owns a key before a retry of a local operation may take it over. */

@@ -109,6 +109,12 @@ public class DeploymentChecks implements Extension {
       }
     }
 
+    if (value(config, "idempotency.unauthenticated-tenant").isPresent()) {
+      problems.add(
+          "idempotency.unauthenticated-tenant must not be set: every caller of the shop"
+              + " authenticates, and keys are kept per caller");
+    }
+
     if (value(config, "shop.tls.keystore.password").isEmpty()) {
       problems.add(
           required(
