@@ -39,7 +39,17 @@ class ShopCrashIT {
 
     ShopServer.start();
 
-    Response whileUnresolved = pay("alice", orderId, key, "pm_card_ok");
+    // Within the key's lease (counted from the claim) a retry is told the key is in use; once it
+    // has run out, that the outcome is unknown.
+    Response whileUnresolved =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(
+                () -> pay("alice", orderId, key, "pm_card_ok"),
+                r ->
+                    r.statusCode() != 409
+                        || !((String) r.path("type")).endsWith("#idempotency-key-in-use"));
     assertThat(whileUnresolved.statusCode()).isEqualTo(409);
     assertThat((String) whileUnresolved.path("type")).endsWith("#payment-outcome-unknown");
     assertThat(whileUnresolved.header("Retry-After")).isNotBlank();

@@ -1,6 +1,7 @@
 package com.banhang.shop.web.deployment;
 
 import com.banhang.idempotency.BodyKeyring;
+import com.banhang.shop.payments.application.ChargeCallBound;
 import com.banhang.shop.payments.application.GatewayKeys;
 import com.banhang.shop.payments.application.InvalidGatewayKeySecretException;
 import jakarta.enterprise.event.Observes;
@@ -97,6 +98,9 @@ public class DeploymentChecks implements Extension {
               + " (environment variable IDEMPOTENCY_BODY_KEYS: keyId:base64 AES-256 key(s) that"
               + " seal stored responses)");
     }
+
+    // The key's lease is never renewed: it must outlast the bounded gateway call of a payment.
+    ChargeCallBound.problem(config).ifPresent(problems::add);
 
     for (String name : passwordSettings(config)) {
       Optional<String> password = value(config, name);

@@ -60,6 +60,16 @@ class DeploymentChecksTest {
   }
 
   @Test
+  void aLeaseShorterThanAPaymentsGatewayCallIsRefusedWithWhatToSet() {
+    Map<String, String> settings = production();
+    settings.put("idempotency.lease", "PT5S");
+
+    assertThat(DeploymentChecks.problems(config(settings)))
+        .singleElement()
+        .satisfies(p -> assertThat(p).contains("IDEMPOTENCY_LEASE").contains("at least PT20.3S"));
+  }
+
+  @Test
   void productionRefusesThePublishedDevelopmentPasswordsAndShortOnes() {
     Map<String, String> settings = production();
     settings.put("shop.users.alice.password", "alice-secret");

@@ -1,6 +1,7 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
+import com.banhang.shop.payments.application.ChargeCallBound;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayChargeRequest;
@@ -69,10 +70,10 @@ public class GatewayCalls {
    *     this request's (another amount, currency or order under the same gateway key)
    */
   @Retry(
-      maxRetries = 2,
-      delay = 200,
-      jitter = 100,
-      maxDuration = 10_000,
+      maxRetries = ChargeCallBound.MAX_RETRIES,
+      delay = ChargeCallBound.DELAY_MS,
+      jitter = ChargeCallBound.JITTER_MS,
+      maxDuration = ChargeCallBound.MAX_DURATION_MS,
       retryOn = {GatewayCallFailedException.class, TimeoutException.class})
   @CircuitBreaker(
       requestVolumeThreshold = 40,
@@ -80,7 +81,7 @@ public class GatewayCalls {
       delay = 10_000,
       successThreshold = 1,
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
-  @Timeout(5_000)
+  @Timeout(ChargeCallBound.TIMEOUT_MS)
   @Bulkhead(20)
   public GatewayCharge charge(GatewayChargeRequest request, ChargeTries tries) {
     try {

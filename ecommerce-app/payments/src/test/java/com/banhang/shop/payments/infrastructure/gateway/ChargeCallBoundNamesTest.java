@@ -1,0 +1,21 @@
+package com.banhang.shop.payments.infrastructure.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.banhang.shop.payments.application.ChargeCallBound;
+import com.banhang.shop.payments.application.GatewayChargeRequest;
+import org.junit.jupiter.api.Test;
+
+/** The bound reads the Fault Tolerance properties of the method that really calls the gateway. */
+class ChargeCallBoundNamesTest {
+
+  @Test
+  void theBoundNamesGatewayCallsCharge() throws Exception {
+    assertThat(ChargeCallBound.CLASS).isEqualTo(GatewayCalls.class.getName());
+    assertThat(
+            GatewayCalls.class
+                .getMethod(ChargeCallBound.METHOD, GatewayChargeRequest.class, ChargeTries.class)
+                .getName())
+        .isEqualTo("charge");
+  }
+}
