@@ -1,5 +1,6 @@
 package com.banhang.shop.web;
 
+import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.Reconciliation;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -19,8 +20,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The shop's background work, on the server's managed scheduler, on every node: reconciliation of
- * payments whose outcome is unknown (docs/payments.md) and the purge of expired keys
- * (docs/idempotency.md). An interval of zero turns a job off; on-demand runs still work.
+ * payments whose outcome is unknown and the late-charge sweep of abandoned payment attempts
+ * (docs/payments.md), and the purge of expired keys (docs/idempotency.md). An interval of zero
+ * turns a job off; on-demand runs still work.
  */
 @ApplicationScoped
 public class BackgroundJobs {
@@ -32,10 +34,15 @@ public class BackgroundJobs {
 
   @Inject Reconciliation reconciliation;
   @Inject IdempotencyRetention retention;
+  @Inject LateChargeSweep lateCharges;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
   Duration reconciliationInterval;
+
+  @Inject
+  @ConfigProperty(name = "payments.late-charges.interval", defaultValue = "PT10M")
+  Duration lateChargesInterval;
 
   @Inject
   @ConfigProperty(name = "idempotency.retention.interval", defaultValue = "PT1H")
@@ -45,6 +52,7 @@ public class BackgroundJobs {
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
     every(reconciliationInterval, "reconciliation", reconciliation::reconcile);
+    every(lateChargesInterval, "late-charge sweep", lateCharges::sweep);
     every(retentionInterval, "retention", retention::purgeOnce);
   }
 

@@ -144,6 +144,59 @@ class GatewayFaultsIT {
     assertThat(Sandbox.charges(orderId)).isEqualTo(1);
   }
 
+  /**
+   * The corner a stable gateway key cannot cover alone: the shop gave up, reconciliation found no
+   * charge and released the key, and only then did the request reach the processor and charge. The
+   * customer never retries. The late-charge sweep asks the gateway by the abandoned attempt's
+   * gateway key, records the charge (payment captured, order paid), and a later retry of the key
+   * answers with that payment. One charge throughout.
+   */
+  @Test
+  void lateChargeAfterTheRelease_customerNeverRetries_theSweepRecordsIt_oneCharge() {
+    String orderId = newOrder("alice");
+    String key = newKey();
+    // Each try waits 20 s before the processor charges: the shop's three tries (3 s read timeout
+    // each) give up first, with the outcome unknown.
+    Sandbox.faults("{\"latencyMs\":20000,\"latencyPhase\":\"BEFORE_CHARGE\"}");
+    Response first = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(first.statusCode()).isEqualTo(504);
+    Sandbox.noFaults();
+
+    assertThat(Payments.reconcileNow().statusCode()).isEqualTo(200);
+    assertThat(Sandbox.charges(orderId))
+        .as("nothing charged yet when reconciliation asked")
+        .isZero();
+    assertThat(ShopDatabase.heldKeys("alice", "payments.charge", key))
+        .as("reconciliation released the key")
+        .isZero();
+
+    // The request lands late at the processor.
+    await().atMost(Duration.ofSeconds(60)).until(() -> Sandbox.charges(orderId) == 1);
+    String before = ShopApi.as("alice").get("/api/v1/orders/" + orderId).path("status");
+    assertThat(before)
+        .as("nothing in the shop knows of the late charge")
+        .isEqualTo("PENDING_PAYMENT");
+
+    Response sweep = Payments.sweepLateChargesNow();
+    assertThat(sweep.statusCode()).isEqualTo(200);
+    assertThat((Integer) sweep.path("outcomes.RECORDED")).isGreaterThanOrEqualTo(1);
+
+    String after = ShopApi.as("alice").get("/api/v1/orders/" + orderId).path("status");
+    assertThat(after).isEqualTo("PAID");
+    assertThat(
+            ShopDatabase.text(
+                "SELECT status FROM payment WHERE order_id = ? AND late_charge = 'RECORDED'",
+                orderId))
+        .isEqualTo("CAPTURED");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+
+    // A retry long after still gets the payment, not "order already paid", and charges nothing.
+    Response retry = pay("alice", orderId, key, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat((String) retry.path("status")).isEqualTo("CAPTURED");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
   private static Throwable rootCause(Throwable e) {
     Throwable cause = e;
     while (cause.getCause() != null) {

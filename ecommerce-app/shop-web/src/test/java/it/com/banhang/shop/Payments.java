@@ -50,4 +50,11 @@ public final class Payments {
         .queryParam("minAge", "PT0S")
         .post("/api/v1/admin/reconciliations");
   }
+
+  /** The late-charge sweep, now, over every abandoned attempt (docs/payments.md). */
+  public static Response sweepLateChargesNow() {
+    return ShopApi.as("operator")
+        .contentType(io.restassured.http.ContentType.JSON)
+        .post("/api/v1/admin/reconciliations/late-charges");
+  }
 }

@@ -45,6 +45,16 @@ public class ChargeCompletion {
     return currentRequest.complete(PaymentResponses.forSettled(payment));
   }
 
+  /**
+   * From a new claim of a key whose earlier attempt is already captured (recorded by the
+   * late-charge sweep after the key's release): completes the key with that payment's 201; no
+   * business write.
+   */
+  @Transactional
+  public Response completeSettled(Payment payment) {
+    return currentRequest.complete(PaymentResponses.forSettled(payment));
+  }
+
   /** From reconciliation, for a claim whose request is gone; fenced by the claim's attempt. */
   @Transactional
   public Payment completeClaim(ClaimedKey claim, String paymentId, GatewayCharge charge) {

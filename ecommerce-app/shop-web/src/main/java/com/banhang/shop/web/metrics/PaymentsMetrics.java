@@ -1,6 +1,8 @@
 package com.banhang.shop.web.metrics;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
+import com.banhang.shop.payments.api.LateChargeChecked;
+import com.banhang.shop.payments.api.LateChargeReport;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,8 +18,10 @@ import org.eclipse.microprofile.metrics.Tag;
 /**
  * Payments at /metrics: {@code payments_reconciliation_outcomes_total{outcome}}, what became of
  * every key reconciliation examined, and {@code payments_gateway_errors_total{call}}, failed calls
- * to the gateway (every try, also those retried). Every series exists from the start at zero, so
- * that a rate or an alert on it has something to read before the first event.
+ * to the gateway (every try, also those retried), and {@code payments_late_charges_total{outcome}},
+ * what the late-charge sweep found for each abandoned attempt it examined ({@code double_charge}
+ * and {@code mismatch} need an operator: alert on them). Every series exists from the start at
+ * zero, so that a rate or an alert on it has something to read before the first event.
  */
 @ApplicationScoped
 public class PaymentsMetrics {
@@ -36,11 +40,22 @@ public class PaymentsMetrics {
               "Failed calls to the payment gateway (transport error or unexpected status), per try")
           .build();
 
+  private static final Metadata LATE_CHARGES =
+      Metadata.builder()
+          .withName("payments.late.charges")
+          .withDescription(
+              "Abandoned payment attempts examined by the late-charge sweep, by what it found;"
+                  + " double_charge and mismatch need an operator")
+          .build();
+
   @Inject MetricRegistry registry;
 
   void registerAtStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
     for (ReconciliationReport.Outcome outcome : ReconciliationReport.Outcome.values()) {
       registry.counter(RECONCILIATION_OUTCOMES, outcomeTag(outcome));
+    }
+    for (LateChargeReport.Outcome outcome : LateChargeReport.Outcome.values()) {
+      registry.counter(LATE_CHARGES, lateTag(outcome));
     }
     for (String call :
         List.of(
@@ -53,6 +68,14 @@ public class PaymentsMetrics {
 
   void countReconciliation(@Observes ReconciliationChecked checked) {
     registry.counter(RECONCILIATION_OUTCOMES, outcomeTag(checked.outcome())).inc();
+  }
+
+  void countLateCharge(@Observes LateChargeChecked checked) {
+    registry.counter(LATE_CHARGES, lateTag(checked.outcome())).inc();
+  }
+
+  private static Tag lateTag(LateChargeReport.Outcome outcome) {
+    return new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT));
   }
 
   void countGatewayError(@Observes GatewayCallFailed failed) {

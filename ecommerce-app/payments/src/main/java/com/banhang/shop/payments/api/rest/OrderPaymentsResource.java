@@ -61,15 +61,21 @@ public class OrderPaymentsResource {
       @PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
     ClaimedKey claim =
         idempotentRequest.claim().orElseThrow(() -> new IllegalStateException("no claimed key"));
-    Payment payment =
-        payments.startAttempt(
-            new StartPayment(
-                tenant(),
-                orderId,
-                request.amount(),
-                request.currency(),
-                request.paymentMethod(),
-                claim));
+    StartPayment command =
+        new StartPayment(
+            tenant(),
+            orderId,
+            request.amount(),
+            request.currency(),
+            request.paymentMethod(),
+            claim);
+    java.util.Optional<Payment> recordedLate = payments.capturedEarlier(command);
+    if (recordedLate.isPresent()) {
+      // The late-charge sweep recorded this key's charge after its release: the same intent, the
+      // same charge. Answer with it; nothing is sent to the gateway.
+      return completion.completeSettled(recordedLate.get());
+    }
+    Payment payment = payments.startAttempt(command);
     GatewayCharge charge;
     try {
       charge = gateway.charge(payments.gatewayRequest(payment));

@@ -1,5 +1,7 @@
 package com.banhang.shop.payments.api.rest;
 
+import com.banhang.shop.payments.api.LateChargeReport;
+import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import jakarta.annotation.security.RolesAllowed;
@@ -22,6 +24,9 @@ import java.time.format.DateTimeParseException;
  * operator's cached credentials: a JSON POST needs a CORS preflight, which this server never grants
  * (docs/security.md). {@code minAge} (ISO-8601, default the schedule's) lets an operator include
  * younger keys once they know no request is still running for them.
+ *
+ * <p>{@code POST /api/v1/admin/reconciliations/late-charges} runs the late-charge sweep now over
+ * every abandoned attempt within the gateway's key retention (docs/payments.md, "Late charges").
  */
 @Path("/v1/admin/reconciliations")
 @RequestScoped
@@ -30,11 +35,19 @@ import java.time.format.DateTimeParseException;
 public class ReconciliationResource {
 
   @Inject Reconciliation reconciliation;
+  @Inject LateChargeSweep lateCharges;
 
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   public ReconciliationReport runNow(@QueryParam("minAge") String minAge) {
     return minAge == null ? reconciliation.reconcile() : reconciliation.reconcile(parse(minAge));
+  }
+
+  @POST
+  @Path("late-charges")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public LateChargeReport sweepLateChargesNow() {
+    return lateCharges.sweep(Duration.ZERO);
   }
 
   private static Duration parse(String minAge) {

@@ -69,6 +69,21 @@ public class Payment {
   @Column(name = "updated_at", nullable = false)
   private OffsetDateTime updatedAt;
 
+  /** When the late-charge sweep last asked the gateway about this abandoned attempt. */
+  @Column(name = "late_checked_at")
+  private OffsetDateTime lateCheckedAt;
+
+  /** What the late-charge sweep found for this abandoned attempt, once it found something. */
+  @Enumerated(EnumType.STRING)
+  @Column(name = "late_charge", length = 16)
+  private LateCharge lateCharge;
+
+  @Column(name = "late_charge_id", length = 100)
+  private String lateChargeId;
+
+  @Column(name = "late_charge_detail", length = 1000)
+  private String lateChargeDetail;
+
   @Version
   @Column(name = "version", nullable = false)
   private int version;
@@ -114,6 +129,47 @@ public class Payment {
   /** Certainly not charged; the order may be paid by another attempt. */
   public void abandon() {
     settle(PaymentStatus.ABANDONED);
+  }
+
+  /**
+   * The late-charge sweep found a charge of this attempt's amount, currency and order under its
+   * gateway key after the attempt was abandoned (its request reached the processor late): the
+   * attempt is captured after all and holds the order again. The only way out of ABANDONED.
+   */
+  public void captureLate(String chargeId) {
+    if (status != PaymentStatus.ABANDONED || lateCharge != null) {
+      throw new IllegalStateException("payment " + id + " is " + status + ", not abandoned");
+    }
+    status = PaymentStatus.CAPTURED;
+    activeOrderId = orderId;
+    gatewayChargeId = chargeId;
+    lateCharge = LateCharge.RECORDED;
+    lateChargeId = chargeId;
+    lateChargeDetail = "charged after the attempt was abandoned; recorded by the late-charge sweep";
+    lateCheckedAt = now();
+    updatedAt = lateCheckedAt;
+  }
+
+  /**
+   * The late-charge sweep found something under this abandoned attempt's gateway key that it does
+   * not record: a double charge or a mismatch (for an operator), or a decline. The attempt stays
+   * ABANDONED and is not asked about again.
+   */
+  public void flagLateCharge(LateCharge found, String chargeId, String detail) {
+    if (status != PaymentStatus.ABANDONED || found == LateCharge.RECORDED) {
+      throw new IllegalStateException("payment " + id + " is " + status + ", not abandoned");
+    }
+    lateCharge = found;
+    lateChargeId = chargeId;
+    lateChargeDetail =
+        detail == null || detail.length() <= 1000 ? detail : detail.substring(0, 1000);
+    lateCheckedAt = now();
+    updatedAt = lateCheckedAt;
+  }
+
+  /** The late-charge sweep asked the gateway and found nothing (yet). */
+  public void lateChecked() {
+    lateCheckedAt = now();
   }
 
   private void settle(PaymentStatus outcome) {
@@ -175,5 +231,22 @@ public class Payment {
 
   public OffsetDateTime createdAt() {
     return createdAt;
+  }
+
+  public OffsetDateTime lateCheckedAt() {
+    return lateCheckedAt;
+  }
+
+  /** What the late-charge sweep found, or null while it found nothing. */
+  public LateCharge lateCharge() {
+    return lateCharge;
+  }
+
+  public String lateChargeId() {
+    return lateChargeId;
+  }
+
+  public String lateChargeDetail() {
+    return lateChargeDetail;
   }
 }

@@ -22,4 +22,22 @@ public interface PaymentRepository {
 
   /** The latest attempt started under a key (by any of its claims), if any. */
   Optional<Payment> findLatestByKey(String tenantId, String idempotencyKey);
+
+  /**
+   * Abandoned attempts the late-charge sweep may ask the gateway about, oldest first: created after
+   * {@code createdAfter} (inside the gateway's key retention), nothing found for them yet, not
+   * asked since {@code checkedBefore}, and whose gateway key no attempt has captured.
+   */
+  java.util.List<Payment> lateChargeCandidates(
+      java.time.OffsetDateTime createdAfter, java.time.OffsetDateTime checkedBefore, int limit);
+
+  /** An attempt captured under this gateway key, if any. */
+  Optional<Payment> findCapturedByGatewayKey(String gatewayKey);
+
+  /**
+   * Writes the pending changes now.
+   *
+   * @throws PaymentInProgressException when the unique index refuses an attempt holding an order
+   */
+  void flush();
 }

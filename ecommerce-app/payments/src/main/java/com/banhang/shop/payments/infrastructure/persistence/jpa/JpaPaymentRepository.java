@@ -3,11 +3,14 @@ package com.banhang.shop.payments.infrastructure.persistence.jpa;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
+import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
+import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Optional;
 
 @ApplicationScoped
@@ -19,15 +22,55 @@ public class JpaPaymentRepository implements PaymentRepository {
   @Override
   public void add(Payment payment) {
     em.persist(payment);
+    // The unique index on the active order decides a race between two keys, here and now.
+    flush(payment.orderId());
+  }
+
+  @Override
+  public void flush() {
+    flush(null);
+  }
+
+  private void flush(String orderId) {
     try {
-      // The unique index on the active order decides a race between two keys, here and now.
       em.flush();
     } catch (PersistenceException e) {
       if (constraintViolation(e)) {
-        throw new PaymentInProgressException(payment.orderId());
+        throw new PaymentInProgressException(orderId);
       }
       throw e;
     }
+  }
+
+  @Override
+  public List<Payment> lateChargeCandidates(
+      OffsetDateTime createdAfter, OffsetDateTime checkedBefore, int limit) {
+    return em.createQuery(
+            "SELECT p FROM Payment p WHERE p.status = :abandoned AND p.createdAt > :createdAfter"
+                + " AND p.lateCharge IS NULL"
+                + " AND (p.lateCheckedAt IS NULL OR p.lateCheckedAt < :checkedBefore)"
+                + " AND NOT EXISTS (SELECT c FROM Payment c WHERE c.gatewayKey = p.gatewayKey"
+                + " AND c.status = :captured)"
+                + " ORDER BY p.createdAt",
+            Payment.class)
+        .setParameter("abandoned", PaymentStatus.ABANDONED)
+        .setParameter("captured", PaymentStatus.CAPTURED)
+        .setParameter("createdAfter", createdAfter)
+        .setParameter("checkedBefore", checkedBefore)
+        .setMaxResults(limit)
+        .getResultList();
+  }
+
+  @Override
+  public Optional<Payment> findCapturedByGatewayKey(String gatewayKey) {
+    return em.createQuery(
+            "SELECT p FROM Payment p WHERE p.gatewayKey = :gatewayKey AND p.status = :captured",
+            Payment.class)
+        .setParameter("gatewayKey", gatewayKey)
+        .setParameter("captured", PaymentStatus.CAPTURED)
+        .setMaxResults(1)
+        .getResultStream()
+        .findFirst();
   }
 
   @Override

@@ -1,0 +1,43 @@
+package com.banhang.shop.payments.api;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/** What one run of the late-charge sweep found for the abandoned attempts it examined. */
+public record LateChargeReport(int examined, Map<Outcome, Integer> outcomes) {
+
+  /** What was found for one abandoned attempt. */
+  public enum Outcome {
+    /** A matching charge on an unpaid order: the attempt is captured, the order paid. */
+    RECORDED,
+    /** A matching charge, but the order was paid by another attempt: for an operator. */
+    DOUBLE_CHARGE,
+    /** A charge of another amount, currency or order under the gateway key: for an operator. */
+    MISMATCH,
+    /** A late decline: nothing was charged. */
+    DECLINED,
+    /** No charge under the gateway key (yet): asked again on a later run, within the retention. */
+    NOT_FOUND,
+    /** A matching charge, but another attempt holds the order now: decided on a later run. */
+    ORDER_HELD,
+    /** The gateway could not be asked: tried next run. */
+    GATEWAY_UNREACHABLE,
+    /** Decided by another node first, or its gateway key was captured by another attempt. */
+    SETTLED_ELSEWHERE,
+    /** Unexpected failure; logged, tried next run. */
+    FAILED
+  }
+
+  static LateChargeReport of(Iterable<Outcome> results) {
+    Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
+    for (Outcome outcome : Outcome.values()) {
+      counts.put(outcome, 0);
+    }
+    int examined = 0;
+    for (Outcome outcome : results) {
+      counts.merge(outcome, 1, Integer::sum);
+      examined++;
+    }
+    return new LateChargeReport(examined, counts);
+  }
+}
