@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.response.Response;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** payments.charge, one request at a time, against the sandbox without faults. */
@@ -176,5 +177,49 @@ class PaymentIdempotencyIT {
     assertThat(customer.statusCode()).isEqualTo(403);
     assertThat(operator.statusCode()).isEqualTo(200);
     assertThat((Integer) operator.path("examined")).isNotNull();
+  }
+
+  /**
+   * The key is the last write of the transaction that records a charge (docs/sqlserver.md, "The key
+   * is written last"), seen in the database: on PostgreSQL a row version carries the transaction
+   * that wrote it ({@code xmin}) and the number of the command within that transaction ({@code
+   * cmin}). The payment, the order and the completed key come from one transaction, and the key's
+   * UPDATE comes after the other two. Before the fix EclipseLink flushed the payment and the order
+   * at commit, after the key. H2 has no such columns: there the unit test of ChargeCompletion
+   * checks the order of the calls.
+   */
+  @Test
+  void theCompletedKeyIsTheLastWriteOfTheTransactionThatRecordsTheCharge() {
+    Assumptions.assumeTrue(
+        ShopDatabase.isPostgreSql(), "xmin and cmin are PostgreSQL's system columns");
+    String orderId = newOrder("alice");
+    String key = newKey();
+
+    assertThat(pay("alice", orderId, key, "pm_card_ok").statusCode()).isEqualTo(201);
+
+    long[] payment =
+        ShopDatabase.writtenBy(
+            "SELECT xmin::text, cmin::text FROM payment WHERE order_id = ? AND status = 'CAPTURED'",
+            orderId);
+    long[] order =
+        ShopDatabase.writtenBy(
+            "SELECT xmin::text, cmin::text FROM shop_order WHERE id = ?", orderId);
+    long[] completion =
+        ShopDatabase.writtenBy(
+            "SELECT xmin::text, cmin::text FROM idempotency_record"
+                + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+            "alice",
+            "payments.charge",
+            key);
+    System.out.printf(
+        "payment (xmin %d, cmin %d), order (xmin %d, cmin %d), key (xmin %d, cmin %d)%n",
+        payment[0], payment[1], order[0], order[1], completion[0], completion[1]);
+    assertThat(new long[] {payment[0], order[0]})
+        .as("one transaction wrote the payment, the order and the key")
+        .containsOnly(completion[0]);
+    assertThat(completion[1])
+        .as("the key's UPDATE comes after the payment's and the order's")
+        .isGreaterThan(payment[1])
+        .isGreaterThan(order[1]);
   }
 }

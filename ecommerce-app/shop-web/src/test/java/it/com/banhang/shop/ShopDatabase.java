@@ -107,6 +107,35 @@ public final class ShopDatabase {
   }
 
   /** A connection to the database of the server under test, as the build configured it. */
+  public static boolean isPostgreSql() {
+    try (Connection connection = connect()) {
+      return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
+  /**
+   * PostgreSQL: the transaction ({@code xmin}) and the command within it ({@code cmin}) that wrote
+   * the one row {@code sql} selects as two text columns.
+   */
+  public static long[] writtenBy(String sql, Object... parameters) {
+    try (Connection connection = connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("no row for " + sql);
+        }
+        return new long[] {Long.parseLong(rs.getString(1)), Long.parseLong(rs.getString(2))};
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
   public static Connection connect() throws SQLException {
     return DriverManager.getConnection(
         System.getProperty("shop.jdbc.url"),
