@@ -19,7 +19,9 @@ public class JpaOrderRepository implements OrderRepository {
   public void add(Order order) {
     em.persist(order);
     try {
-      // Flush now so that the unique merchant id is decided here, by the database, not at commit.
+      // Flush now so that the unique merchant id is decided here, by the database, not at commit;
+      // and so that the key, which the idempotency interceptor completes after the method in the
+      // same transaction, is its last write (docs/sqlserver.md, "The key is written last").
       em.flush();
     } catch (PersistenceException e) {
       if (order.merchantOrderId() != null && constraintViolation(e)) {
