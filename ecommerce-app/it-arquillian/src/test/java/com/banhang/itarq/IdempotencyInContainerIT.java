@@ -15,6 +15,7 @@ import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.IdempotencyStore;
 import com.banhang.idempotency.persistence.RecordStatus;
 import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.itarq.app.ClaimObserver;
 import com.banhang.itarq.app.FailureSwitch;
 import com.banhang.itarq.app.WidgetResource;
 import com.banhang.itarq.app.Widgets;
@@ -113,6 +114,7 @@ class IdempotencyInContainerIT {
   @Inject WidgetResource widgetResource;
   @Inject Widgets widgets;
   @Inject FailureSwitch failures;
+  @Inject ClaimObserver observer;
   @Inject HttpServletRequest servletRequest;
 
   // 1. The completed key and the business row commit together; a replay is the same bytes.
@@ -335,6 +337,48 @@ class IdempotencyInContainerIT {
     assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
     assertThat(record.attempt()).isEqualTo(2);
     assertThat(records.release(current)).isTrue();
+  }
+
+  // The claim is made by an interceptor that runs before @Transactional's: it has committed on its
+  // own when the method's transaction begins, and the completion commits with the business row.
+  @Test
+  void claimCommitsOnItsOwnBeforeTheMethodsTransaction_completionCommitsWithTheRow()
+      throws Exception {
+    String key = newKey();
+    String name = "observed-" + key;
+
+    HttpResponse<byte[]> created = post("widgets/observed", key, widgetBody(name));
+
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(observer.seenBy(key))
+        .isEqualTo("in a transaction: true; claim seen by another transaction: PROCESSING");
+    assertThat(record("widgets.create-observed", key).status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(widgets.countByName(name)).isEqualTo(1);
+  }
+
+  // JAX-RS binds and validates the body before it invokes the method, so before the claim: a body
+  // that fails writes no row for its key, and the fixed body then runs under the same key.
+  @Test
+  void bodyFailingBeanValidationOrBinding_is400_andNothingIsWrittenForTheKey() throws Exception {
+    String key = newKey();
+    String operation = "widgets.create-validated";
+
+    HttpResponse<byte[]> invalid = post("widgets/validated", key, "{\"name\":\"\",\"size\":1}");
+    HttpResponse<byte[]> wrongType =
+        post("widgets/validated", key, "{\"name\":\"ok\",\"size\":\"large\"}");
+
+    assertThat(invalid.statusCode()).isEqualTo(400);
+    assertThat(wrongType.statusCode()).isEqualTo(400);
+    assertThat(invalid.headers().firstValue("Idempotency-Key-Expires")).isPresent();
+    assertThat(records.find(TENANT, operation, key)).isEmpty();
+
+    HttpResponse<byte[]> fixed =
+        post(
+            "widgets/validated",
+            key,
+            "{\"name\":\"validated-" + key.substring(0, 8) + "\",\"size\":1}");
+    assertThat(fixed.statusCode()).isEqualTo(201);
+    assertThat(record(operation, key).status()).isEqualTo(RecordStatus.COMPLETED);
   }
 
   // Client side: what any HTTP client sees of the same application.

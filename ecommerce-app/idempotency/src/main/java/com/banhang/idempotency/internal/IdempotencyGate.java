@@ -11,6 +11,7 @@ import com.banhang.idempotency.persistence.ClaimRequest;
 import com.banhang.idempotency.persistence.ClaimResult;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.persistence.RecordStatus;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -37,18 +38,26 @@ import java.util.logging.Logger;
  * The idempotency algorithm around one request, in the order it happens:
  *
  * <ol>
- *   <li><b>admit</b>: read and validate the key, bound and fingerprint the body. A bad request is
- *       answered here, before anything is stored, so the client may fix it and reuse the key.
- *   <li><b>claim</b>: one atomic write in the store decides who owns the key.
+ *   <li><b>admit</b> (request filter, before JAX-RS binds the parameters): read and validate the
+ *       key, bound and fingerprint the body, and answer a completed key from one read (a replay, or
+ *       422 for another fingerprint). Nothing is written here.
+ *   <li>JAX-RS binds and validates the parameters: a body that fails is answered 400 by the
+ *       runtime, and the key is never claimed, so the client may fix it and reuse the key.
+ *   <li><b>claim</b> ({@link IdempotencyClaimInterceptor}, before any JTA transaction): one atomic
+ *       write in the store decides who owns the key.
  *   <li><b>answer a duplicate</b>: another fingerprint is 422; a completed key is replayed byte for
  *       byte; a running one is 409 (after an optional bounded wait); an unknown remote outcome is
  *       409 with the operation's problem.
  *   <li><b>execute</b>: the method runs; {@link IdempotencyInterceptor} stores its response inside
  *       the method's transaction.
  *   <li><b>settle</b>: if the method did not complete the key, decide what the claim becomes:
- *       released (failed before execution, or failed without a side effect), completed with a
- *       business rejection (a final 4xx decision), or kept with its outcome unknown.
+ *       released (failed before the method started, or failed without a side effect), completed
+ *       with a business rejection (a final 4xx decision), or kept with its outcome unknown.
  * </ol>
+ *
+ * <p>Every answer to a request whose key was parsed carries {@value #EXPIRES_HEADER}: the expiry of
+ * the row that binds the key, or, when none does (a refusal before the claim, 429, 503), the expiry
+ * a claim made now would get.
  */
 @ApplicationScoped
 public class IdempotencyGate {
@@ -70,8 +79,15 @@ public class IdempotencyGate {
   @Inject IdempotentRequestState state;
   @Inject Event<IdempotencyEvent> events;
 
+  /**
+   * Phase 1, from the request filter, before JAX-RS binds and validates the method's parameters:
+   * admit the request, and answer what needs no claim (a refusal, a replay of a completed key, a
+   * completed key reused with another body). Nothing is written here; a request that passes is
+   * claimed by {@link #claimAdmitted()} once its parameters are bound and valid.
+   */
   void beforeMethod(Idempotent policy, ContainerRequestContext request) {
     String operation = policy.operation();
+    Duration ttl = settings.ttl(operation, policy.ttl());
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
     boolean keyPresented = keyValues != null && !keyValues.isEmpty();
     String tenant = tenant(request);
@@ -90,7 +106,7 @@ public class IdempotencyGate {
               "this operation needs an authenticated caller: its Idempotency-Key is kept per"
                   + " caller",
               operation,
-              null));
+              expiryOfAClaimMadeNow(ttl)));
       return;
     }
     if (!keyPresented) {
@@ -104,7 +120,7 @@ public class IdempotencyGate {
                 "Idempotency-Key missing",
                 "this operation needs an Idempotency-Key header; send a new UUID per intent",
                 operation,
-                null));
+                expiryOfAClaimMadeNow(ttl)));
       }
       return;
     }
@@ -124,7 +140,7 @@ public class IdempotencyGate {
               "Idempotency-Key invalid",
               e.getMessage(),
               operation,
-              null));
+              expiryOfAClaimMadeNow(ttl)));
       return;
     }
     try {
@@ -132,15 +148,16 @@ public class IdempotencyGate {
           RequestFingerprint.of(
               operation, pathParameters(request), body(request), settings.bodyLimits());
     } catch (RejectedRequestException e) {
+      Instant expiresAt = expiryWithoutAClaim(tenant, operation, key, ttl);
+      state.keyPresented(operation, expiresAt);
       reject(
           request,
           operation,
-          problems.response(e.status(), e.problemType(), e.title(), e.getMessage(), null, null));
+          problems.response(
+              e.status(), e.problemType(), e.title(), e.getMessage(), operation, expiresAt));
       return;
     }
 
-    // Phase 2: claim.
-    Duration ttl = settings.ttl(operation, policy.ttl());
     ClaimRequest claimRequest =
         new ClaimRequest(
             tenant,
@@ -150,24 +167,67 @@ public class IdempotencyGate {
             settings.lease(),
             ttl,
             policy.sideEffects() == SideEffects.LOCAL);
+    long readStarted = System.nanoTime();
+    IdempotencyRecord existing;
+    try {
+      // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
+      // before any write. New keys still go through the claim, the only arbiter of ownership.
+      existing = store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
+    } catch (IdempotencyStoreUnavailableException e) {
+      Duration claimTime = Duration.ofNanos(System.nanoTime() - readStarted);
+      Instant expiresAt = expiryOfAClaimMadeNow(ttl);
+      state.keyPresented(operation, expiresAt);
+      LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
+      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
+      request.abortWith(storeUnavailable(operation, expiresAt));
+      return;
+    }
+    if (existing != null && existing.completed() && existing.expiresAt().isAfter(Instant.now())) {
+      Duration claimTime = Duration.ofNanos(System.nanoTime() - readStarted);
+      state.keyPresented(operation, existing.expiresAt());
+      try {
+        request.abortWith(answerDuplicate(policy, claimRequest, existing, claimTime));
+      } catch (IdempotencyStoreUnavailableException e) {
+        // A stored body that cannot be opened (another key, altered, plaintext under encryption).
+        LOG.log(Level.WARNING, "cannot answer a retry of " + operation, e);
+        events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
+        request.abortWith(storeUnavailable(operation, existing.expiresAt()));
+      }
+      return;
+    }
+    // Admitted. Only a key with no row yet would add a row: that is what the rate limit counts.
+    state.keyPresented(operation, expiryOf(existing, ttl));
+    state.admitted(policy, claimRequest, existing == null);
+  }
+
+  /**
+   * Phases 2 and 3, from {@link IdempotencyClaimInterceptor}: JAX-RS has bound and validated the
+   * method's parameters (a body that fails either was answered 400 with nothing claimed), and no
+   * JTA transaction is open yet, so the claim commits on its own before the method runs.
+   *
+   * @return null when this request won the claim and the method may run; otherwise the answer
+   */
+  Response claimAdmitted() {
+    ClaimRequest claimRequest = state.admittedRequest();
+    Idempotent policy = state.admittedPolicy();
+    String operation = claimRequest.operation();
+    String tenant = claimRequest.tenant();
+    state.claimAttempted();
+    if (policy.sideEffects() == SideEffects.REMOTE && state.inTransaction()) {
+      // The claim would join that transaction and be invisible to duplicates until it commits,
+      // after the remote call: refuse rather than call the other system unprotected.
+      throw new IllegalStateException(
+          "@Idempotent REMOTE method of "
+              + operation
+              + " was entered inside a JTA transaction; its claim must commit first");
+    }
     ClaimResult result;
     // Timed for the claim-latency histogram: the store's decision only, not the bounded wait or
     // the replay that may follow it.
     long claimStarted = System.nanoTime();
     Duration claimTime;
     try {
-      // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
-      // before any write. New keys still go through the claim, the only arbiter of ownership.
-      IdempotencyRecord existing =
-          store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
-      if (existing != null && existing.completed() && existing.expiresAt().isAfter(Instant.now())) {
-        claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
-        state.keyPresented(operation, existing.expiresAt());
-        request.abortWith(answerDuplicate(policy, claimRequest, existing, claimTime));
-        return;
-      }
-      // Only a key with no row yet would add a row: that is what the rate limit counts.
-      boolean newKey = existing == null;
+      boolean newKey = state.isNewKey();
       if (newKey) {
         NewKeyLimits.Decision decision = settings.newKeyLimits().tryAcquire(tenant, operation);
         if (!decision.allowed()) {
@@ -176,8 +236,7 @@ public class IdempotencyGate {
                   operation,
                   Outcome.RATE_LIMITED,
                   Duration.ofNanos(System.nanoTime() - claimStarted)));
-          request.abortWith(tooManyNewKeys(operation, decision.retryAfter()));
-          return;
+          return tooManyNewKeys(operation, decision.retryAfter(), state.expiresAt());
         }
       }
       result = store.claim(claimRequest);
@@ -190,30 +249,56 @@ public class IdempotencyGate {
       claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
       LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
       events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-      request.abortWith(storeUnavailable(operation));
-      return;
+      return storeUnavailable(operation, state.expiresAt());
     }
     IdempotencyRecord record = result.record();
     state.keyPresented(operation, record.expiresAt());
     if (result.won()) {
       state.claimed(record.claimedKey());
       events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
-      return;
+      return null;
     }
 
     // Phase 3: answer a duplicate.
     try {
-      request.abortWith(answerDuplicate(policy, claimRequest, record, claimTime));
+      return answerDuplicate(policy, claimRequest, record, claimTime);
     } catch (IdempotencyStoreUnavailableException e) {
       // A stored body that cannot be opened (another key, altered, plaintext under encryption).
       LOG.log(Level.WARNING, "cannot answer a duplicate of " + operation, e);
       events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-      request.abortWith(storeUnavailable(operation));
+      return storeUnavailable(operation, record.expiresAt());
+    }
+  }
+
+  /**
+   * The expiry a claim of this key made now would get (the claim itself takes the store's clock, so
+   * this is approximate): what a response states for a key that no row binds.
+   */
+  private static Instant expiryOfAClaimMadeNow(Duration ttl) {
+    return Instant.now().plus(ttl);
+  }
+
+  /** The row's expiry while a row binds the key; a released tombstone binds nothing. */
+  private static Instant expiryOf(IdempotencyRecord existing, Duration ttl) {
+    return existing == null || existing.status() == RecordStatus.RELEASED
+        ? expiryOfAClaimMadeNow(ttl)
+        : existing.expiresAt();
+  }
+
+  /**
+   * For a body refused before the claim: the row's expiry if a row binds the key, else that of a
+   * claim made now. A store that cannot be read does not change the refusal.
+   */
+  private Instant expiryWithoutAClaim(String tenant, String operation, String key, Duration ttl) {
+    try {
+      return expiryOf(store.find(tenant, operation, key).orElse(null), ttl);
+    } catch (IdempotencyStoreUnavailableException e) {
+      return expiryOfAClaimMadeNow(ttl);
     }
   }
 
   /** 429: this tenant used up its new keys of the operation on this server for now. */
-  private Response tooManyNewKeys(String operation, Duration retryAfter) {
+  private Response tooManyNewKeys(String operation, Duration retryAfter, Instant expiresAt) {
     long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
     return Response.fromResponse(
             problems.response(
@@ -225,7 +310,7 @@ public class IdempotencyGate {
                     + seconds
                     + " s",
                 operation,
-                null))
+                expiresAt))
         .header("Retry-After", seconds)
         .build();
   }
@@ -310,6 +395,18 @@ public class IdempotencyGate {
       response.getHeaders().putSingle(EXPIRES_HEADER, httpDate(state.expiresAt()));
     }
     ClaimedKey claim = state.claim();
+    if (claim == null
+        && state.isAdmitted()
+        && !state.isClaimAttempted()
+        && response.getStatus() < 400) {
+      // Admitted, then the method succeeded without the claim interceptor: the resource is not a
+      // CDI bean, or the binding was lost. Nothing was claimed, so nothing protects the key.
+      LOG.severe(
+          () ->
+              "@Idempotent method of "
+                  + state.operation()
+                  + " ran without its interceptor; make the resource class a CDI bean");
+    }
     if (claim == null || state.completed() != null || state.isClaimLost()) {
       return;
     }
@@ -328,15 +425,6 @@ public class IdempotencyGate {
               state.expiresAt()),
           null,
           jakarta.ws.rs.core.MediaType.valueOf(IdempotencyProblems.MEDIA_TYPE));
-    }
-    if (!state.isExecutionStarted() && response.getStatus() < 400) {
-      // The method succeeded without the interceptor: the resource is not a CDI bean, or the
-      // binding was lost. Nothing was stored, so nothing protects the key: say so loudly.
-      LOG.severe(
-          () ->
-              "@Idempotent method of "
-                  + claim.operation()
-                  + " ran without its interceptor; make the resource class a CDI bean");
     }
     // Phase 5: settle a claim the method did not complete.
     try {
@@ -377,7 +465,8 @@ public class IdempotencyGate {
       }
       return;
     }
-    // Rejected before execution (invalid body) or failed without a side effect: run again.
+    // Failed before the method started (its transaction could not begin) or without a side
+    // effect: run again.
     if (store.release(claim)) {
       events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
     }
@@ -395,7 +484,7 @@ public class IdempotencyGate {
     return builder.build();
   }
 
-  private Response storeUnavailable(String operation) {
+  private Response storeUnavailable(String operation, Instant expiresAt) {
     return problems.withRetryAfter(
         problems.response(
             503,
@@ -403,7 +492,7 @@ public class IdempotencyGate {
             "Idempotency store unavailable",
             "the request was not executed because its key could not be recorded; retry later",
             operation,
-            null));
+            expiresAt));
   }
 
   private byte[] body(ContainerRequestContext request) throws RejectedRequestException {

@@ -18,7 +18,8 @@ import jakarta.ws.rs.core.Response;
 /**
  * Runs inside the method's JTA transaction (its priority is after the Jakarta Transactions
  * interceptor's), so the completed key commits with the business rows or not at all. The response
- * is serialised here, stored, and sent from the stored bytes.
+ * is serialised here, stored, and sent from the stored bytes. The key was claimed just before, by
+ * {@link IdempotencyClaimInterceptor}, outside that transaction.
  *
  * <p>The binding's value is a placeholder: every member of {@link Idempotent} is non-binding.
  */

@@ -1,7 +1,9 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.persistence.ClaimRequest;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
@@ -11,8 +13,9 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Instant;
 
 /**
- * What the request filter, the interceptor and the response filter of one request tell each other.
- * Filled by the filter; only a request that won its claim has a {@link #claim()}.
+ * What the request filter, the interceptors and the response filter of one request tell each other.
+ * The filter admits a request ({@link #isAdmitted()}); the claim interceptor claims it once its
+ * parameters are bound and valid; only a request that won its claim has a {@link #claim()}.
  */
 @RequestScoped
 public class IdempotentRequestState {
@@ -22,6 +25,10 @@ public class IdempotentRequestState {
 
   private String operation;
   private Instant expiresAt;
+  private Idempotent admittedPolicy;
+  private ClaimRequest admittedRequest;
+  private boolean newKey;
+  private boolean claimAttempted;
   private ClaimedKey claim;
   private boolean executionStarted;
   private volatile StoredResponse completed;
@@ -32,6 +39,43 @@ public class IdempotentRequestState {
   void keyPresented(String operation, Instant expiresAt) {
     this.operation = operation;
     this.expiresAt = expiresAt;
+  }
+
+  /** The filter let the request through; {@code newKey}: the key had no row when it looked. */
+  void admitted(Idempotent policy, ClaimRequest request, boolean newKey) {
+    this.admittedPolicy = policy;
+    this.admittedRequest = request;
+    this.newKey = newKey;
+  }
+
+  boolean isAdmitted() {
+    return admittedRequest != null;
+  }
+
+  Idempotent admittedPolicy() {
+    return admittedPolicy;
+  }
+
+  ClaimRequest admittedRequest() {
+    return admittedRequest;
+  }
+
+  boolean isNewKey() {
+    return newKey;
+  }
+
+  void claimAttempted() {
+    claimAttempted = true;
+  }
+
+  /** The claim interceptor ran for this request (whether it won, or answered instead). */
+  boolean isClaimAttempted() {
+    return claimAttempted;
+  }
+
+  /** A JTA transaction is active on this thread. */
+  boolean inTransaction() {
+    return transactions != null && transactions.getTransactionKey() != null;
   }
 
   void claimed(ClaimedKey claim) {

@@ -23,6 +23,6 @@ public class StoreUnavailableExceptionMapper
             "Idempotency store unavailable",
             "the result of this request could not be recorded; retry later with the same key",
             state.operation(),
-            null));
+            state.expiresAt()));
   }
 }

@@ -11,7 +11,11 @@ import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
 import com.banhang.idempotency.persistence.ResponseBodyCipher;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.enterprise.event.Event;
+import jakarta.interceptor.InvocationContext;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
@@ -24,12 +28,16 @@ import java.security.Principal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +46,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The gate's refusals before a claim, on an in-memory H2 store: no caller (401), a body nested too
  * deep (400), too many new keys (429, replays not counted), and a stored body that cannot be
- * trusted (503). Each asserts that nothing was written where nothing may be.
+ * trusted (503). Each asserts that nothing was written where nothing may be. A request passes the
+ * filter ({@link IdempotencyGate#beforeMethod}), then, as when JAX-RS has bound and validated its
+ * parameters, the claim interceptor; a body that fails binding never reaches the interceptor.
  */
 class IdempotencyGateTest {
 
@@ -65,7 +75,8 @@ class IdempotencyGateTest {
     IdempotencySettings settings = new IdempotencySettings();
     settings.config = new MapConfig(config);
     settings.lease = Duration.ofSeconds(30);
-    settings.maxBodyBytes = 65_536;
+    settings.maxBodyBytes =
+        Integer.parseInt(config.getOrDefault("idempotency.max-body-bytes", "65536"));
     settings.maxJsonDepth =
         Integer.parseInt(config.getOrDefault("idempotency.max-json-depth", "32"));
     settings.inProgressWait = Duration.ZERO;
@@ -151,11 +162,46 @@ class IdempotencyGateTest {
     }
   }
 
+  /** A request with a valid body: the filter, then (unless it answered) the claim interceptor. */
   private Request send(IdempotencyGate gate, String user, String key, String body) {
+    Request request = admit(gate, user, key, body);
+    if (request.aborted == null) {
+      request.aborted = gate.claimAdmitted();
+    }
+    return request;
+  }
+
+  /**
+   * The filter only: what happens to a body that JAX-RS then refuses (binding or Bean Validation),
+   * since the method, and with it the claim interceptor, is never invoked.
+   */
+  private Request admit(IdempotencyGate gate, String user, String key, String body) {
     Request request = new Request(user, key, body);
     gate.state = new IdempotentRequestState();
     gate.beforeMethod(POLICY, request.context());
     return request;
+  }
+
+  /** The response filter over {@code status}; returns the headers it was sent with. */
+  private static MultivaluedHashMap<String, Object> respond(
+      IdempotencyGate gate, Request request, int status) {
+    MultivaluedHashMap<String, Object> headers = new MultivaluedHashMap<>();
+    if (request.aborted != null) {
+      headers.putAll(request.aborted.getHeaders());
+    }
+    ContainerResponseContext response =
+        (ContainerResponseContext)
+            Proxy.newProxyInstance(
+                IdempotencyGateTest.class.getClassLoader(),
+                new Class<?>[] {ContainerResponseContext.class},
+                (p, m, a) ->
+                    switch (m.getName()) {
+                      case "getHeaders" -> headers;
+                      case "getStatus" -> status;
+                      default -> null;
+                    });
+    gate.afterMethod(request.context(), response);
+    return headers;
   }
 
   private int rows() throws Exception {
@@ -262,6 +308,207 @@ class IdempotencyGateTest {
         .extracting(IdempotencyEvent::outcome)
         .doesNotContain(IdempotencyEvent.Outcome.REPLAYED);
   }
+
+  @Test
+  void bodyRefusedByBindingOrValidation_isNeverClaimed_andTheFixedBodyRunsUnderTheSameKey()
+      throws Exception {
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+
+    // Valid JSON of the wrong shape: the filter admits it, then JAX-RS refuses it (400) before
+    // the method, so the claim interceptor never runs.
+    Request invalid = admit(gate, "carol", "k1", "{\"quantity\":\"two\"}");
+    MultivaluedHashMap<String, Object> headers = respond(gate, invalid, 400);
+
+    assertThat(invalid.aborted).isNull();
+    assertThat(rows()).isZero();
+    assertThat((String) headers.getFirst(IdempotencyGate.EXPIRES_HEADER)).matches(IMF_FIXDATE);
+
+    Request fixed = send(gate, "carol", "k1", "{\"quantity\":2}");
+
+    assertThat(fixed.aborted).isNull();
+    assertThat(gate.state.claim()).isNotNull();
+    assertThat(rows()).isEqualTo(1);
+    assertThat(events)
+        .extracting(IdempotencyEvent::outcome)
+        .containsExactly(IdempotencyEvent.Outcome.CLAIMED);
+  }
+
+  @Test
+  void claimInterceptor_claimsBeforeTheMethodRuns_andAnswersADuplicateWithoutRunningIt()
+      throws Exception {
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+    IdempotencyClaimInterceptor interceptor = new IdempotencyClaimInterceptor();
+    interceptor.gate = gate;
+    List<String> ran = new ArrayList<>();
+
+    admit(gate, "carol", "k1", "{}");
+    interceptor.state = gate.state;
+    IdempotentRequestState first = gate.state;
+    Object firstAnswer =
+        interceptor.claimBeforeTransaction(
+            invocation(
+                () -> {
+                  // Committed on its own before the method: visible on another connection.
+                  ran.add("first, claim " + (first.claim() != null) + ", rows " + rows());
+                  return Response.status(201).build();
+                }));
+
+    admit(gate, "carol", "k1", "{}");
+    interceptor.state = gate.state;
+    Object duplicate =
+        interceptor.claimBeforeTransaction(
+            invocation(
+                () -> {
+                  ran.add("duplicate");
+                  return Response.status(201).build();
+                }));
+
+    gate.state = new IdempotentRequestState();
+    interceptor.state = gate.state;
+    Object unkeyed =
+        interceptor.claimBeforeTransaction(
+            invocation(
+                () -> {
+                  ran.add("unkeyed");
+                  return Response.ok().build();
+                }));
+
+    assertThat(((Response) firstAnswer).getStatus()).isEqualTo(201);
+    assertThat(((Response) duplicate).getStatus()).isEqualTo(409);
+    assertThat(problemType((Response) duplicate)).contains("idempotency-key-in-use");
+    assertThat(((Response) unkeyed).getStatus()).isEqualTo(200);
+    assertThat(ran).containsExactly("first, claim true, rows 1", "unkeyed");
+    assertThat(rows()).isEqualTo(1);
+  }
+
+  @Test
+  void bodyRefusedBeforeTheClaim_400And413_nameOperationAndExpiry_inBodyAndHeader()
+      throws Exception {
+    config.put("idempotency.max-json-depth", "3");
+    config.put("idempotency.max-body-bytes", "64");
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+    Instant before = Instant.now();
+
+    Instant deep =
+        assertStatesExpiry(gate, send(gate, "carol", "k1", "{\"a\":[{\"b\":[1]}]}"), 400);
+    Instant large =
+        assertStatesExpiry(
+            gate, send(gate, "carol", "k2", "{\"a\":\"" + "x".repeat(80) + "\"}"), 413);
+
+    // No row binds these keys: the expiry a claim made now would get (24 h).
+    assertThat(deep).isBetween(before.plus(TTL), Instant.now().plus(TTL));
+    assertThat(large).isBetween(before.plus(TTL), Instant.now().plus(TTL));
+    assertThat(rows()).isZero();
+
+    // A key that a completed row binds: that row's expiry, also for a body refused before reading
+    // it.
+    send(gate, "carol", "k3", "{}");
+    gate.store.complete(gate.state.claim(), created());
+    Instant stored = expireIn("k3", Duration.ofHours(1));
+    assertThat(assertStatesExpiry(gate, send(gate, "carol", "k3", "{\"a\":[{\"b\":[1]}]}"), 400))
+        .isEqualTo(stored);
+  }
+
+  @Test
+  void reusedKey_422_statesTheStoredRowsExpiry() throws Exception {
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+    send(gate, "carol", "k1", "{}");
+    gate.store.complete(gate.state.claim(), created());
+    Instant stored = expireIn("k1", Duration.ofHours(1));
+
+    assertThat(assertStatesExpiry(gate, send(gate, "carol", "k1", "{\"other\":1}"), 422))
+        .isEqualTo(stored);
+  }
+
+  @Test
+  void tooManyNewKeys_429_statesTheExpiryAClaimMadeNowWouldGet() throws Exception {
+    config.put("idempotency.new-keys.tenant.carol", "1/PT1H");
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+    send(gate, "carol", "k1", "{}");
+    Instant before = Instant.now();
+
+    Instant expiresAt = assertStatesExpiry(gate, send(gate, "carol", "k2", "{}"), 429);
+
+    assertThat(expiresAt).isBetween(before.plus(TTL), Instant.now().plus(TTL));
+    assertThat(rows()).isEqualTo(1);
+  }
+
+  @Test
+  void storeUnavailable_503_statesTheRowsExpiryWhenItWasRead_elseThatOfAClaimMadeNow()
+      throws Exception {
+    IdempotencyGate plain = gate(ResponseBodyCipher.NONE);
+    send(plain, "carol", "k1", "{}");
+    plain.store.complete(plain.state.claim(), created());
+    Instant stored = expireIn("k1", Duration.ofHours(1));
+    IdempotencyGate encrypted = gate(ResponseBodyCipher.aesGcm(KEY));
+
+    assertThat(assertStatesExpiry(encrypted, send(encrypted, "carol", "k1", "{}"), 503))
+        .isEqualTo(stored);
+
+    try (Connection c = dataSource.getConnection()) {
+      c.createStatement().execute("DROP TABLE idempotency_record");
+    }
+    Instant before = Instant.now();
+    Instant unreadable = assertStatesExpiry(plain, send(plain, "carol", "k2", "{}"), 503);
+    assertThat(unreadable).isBetween(before.plus(TTL), Instant.now().plus(TTL));
+  }
+
+  /**
+   * Asserts the answer is a problem with {@code status} that names the operation and an expiry, and
+   * that the response filter sends the same expiry as an IMF-fixdate header; returns the expiry.
+   */
+  private static Instant assertStatesExpiry(IdempotencyGate gate, Request request, int status) {
+    assertThat(request.aborted).isNotNull();
+    assertThat(request.aborted.getStatus()).isEqualTo(status);
+    JsonObject problem =
+        Json.createReader(new ByteArrayInputStream((byte[]) request.aborted.getEntity()))
+            .readObject();
+    assertThat(problem.getString("operation", null)).isEqualTo(OPERATION);
+    Instant inBody = Instant.parse(problem.getString("idempotencyKeyExpiresAt", null));
+    String header =
+        (String) respond(gate, request, status).getFirst(IdempotencyGate.EXPIRES_HEADER);
+    assertThat(header).matches(IMF_FIXDATE);
+    assertThat(Instant.from(DateTimeFormatter.RFC_1123_DATE_TIME.parse(header)))
+        .isEqualTo(inBody.truncatedTo(ChronoUnit.SECONDS));
+    return inBody;
+  }
+
+  /**
+   * Moves carol's row of {@code key} to expire {@code in} from now, so that its expiry cannot be
+   * mistaken for that of a claim made now; returns it as the store reads it.
+   */
+  private Instant expireIn(String key, Duration in) throws Exception {
+    try (Connection c = dataSource.getConnection();
+        var update =
+            c.prepareStatement(
+                "UPDATE idempotency_record SET expires_at = ? WHERE tenant_id = 'carol'"
+                    + " AND idempotency_key = ?")) {
+      update.setObject(1, java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).plus(in));
+      update.setString(2, key);
+      assertThat(update.executeUpdate()).isEqualTo(1);
+    }
+    return JdbcIdempotencyStore.forDataSource(dataSource)
+        .find("carol", OPERATION, key)
+        .orElseThrow()
+        .expiresAt();
+  }
+
+  private static StoredResponse created() {
+    return new StoredResponse(
+        201, Map.of("Content-Type", "application/json"), "{\"id\":1}".getBytes(UTF_8));
+  }
+
+  private static InvocationContext invocation(Callable<Object> method) {
+    return (InvocationContext)
+        Proxy.newProxyInstance(
+            IdempotencyGateTest.class.getClassLoader(),
+            new Class<?>[] {InvocationContext.class},
+            (p, m, a) -> m.getName().equals("proceed") ? method.call() : null);
+  }
+
+  private static final Duration TTL = Duration.ofHours(24);
+  private static final String IMF_FIXDATE =
+      "[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT";
 
   private static final Idempotent POLICY =
       new Idempotent() {

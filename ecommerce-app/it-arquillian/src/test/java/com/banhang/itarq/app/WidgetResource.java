@@ -1,5 +1,7 @@
 package com.banhang.itarq.app;
 
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.CurrentIdempotentRequest;
 import com.banhang.idempotency.Idempotent;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
@@ -7,6 +9,8 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -26,6 +30,8 @@ public class WidgetResource {
 
   @Inject Widgets widgets;
   @Inject FailureSwitch failures;
+  @Inject ClaimObserver observer;
+  @Inject CurrentIdempotentRequest idempotentRequest;
 
   @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
   TransactionSynchronizationRegistry transactions;
@@ -59,5 +65,43 @@ public class WidgetResource {
     String id = UUID.randomUUID().toString();
     widgets.insert(id, request.getString("name"));
     throw new IllegalStateException("widget " + id + " was written, then the operation failed");
+  }
+
+  /**
+   * Notes, from inside its transaction, whether a transaction is open and what another transaction
+   * sees of its key: the claim must have committed on its own before this transaction began.
+   */
+  @POST
+  @Path("observed")
+  @Transactional
+  @Idempotent(operation = "widgets.create-observed")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response createObserved(JsonObject request) {
+    ClaimedKey claim = idempotentRequest.claim().orElseThrow();
+    observer.saw(
+        claim.key(),
+        "in a transaction: "
+            + (transactions.getTransactionKey() != null)
+            + "; claim seen by another transaction: "
+            + observer.committedStatus(claim.tenant(), claim.operation(), claim.key()));
+    String id = UUID.randomUUID().toString();
+    widgets.insert(id, request.getString("name"));
+    return Response.status(Response.Status.CREATED)
+        .entity(new Widget(id, request.getString("name")))
+        .build();
+  }
+
+  /** Its body is bound to a record and validated by JAX-RS before the method is invoked. */
+  @POST
+  @Path("validated")
+  @Transactional
+  @Idempotent(operation = "widgets.create-validated")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response createValidated(@NotNull @Valid WidgetRequest request) {
+    String id = UUID.randomUUID().toString();
+    widgets.insert(id, request.name());
+    return Response.status(Response.Status.CREATED).entity(new Widget(id, request.name())).build();
   }
 }

@@ -8,6 +8,8 @@ import static it.com.banhang.shop.ShopApi.orderBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.response.Response;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,7 @@ class NewKeyRateLimitIT {
     assertThat((String) over.path("type")).endsWith("too-many-new-keys");
     assertThat((Integer) over.path("status")).isEqualTo(429);
     assertThat((String) over.path("operation")).isEqualTo("orders.create");
+    assertStatesTheExpiryOfAClaimMadeNow(over, Duration.ofHours(24));
     assertThat(ShopDatabase.ordersWithSku(overSku)).isZero();
 
     for (int i = 0; i < LIMIT; i++) {
@@ -59,6 +62,44 @@ class NewKeyRateLimitIT {
     // Other tenants keep their own limit.
     assertThat(createOrder("alice", newKey(), orderBody(newSku(), 1, 1)).statusCode())
         .isEqualTo(201);
+  }
+
+  @Test
+  void paymentsOverTheTenantLimit_429ProblemStatesOperationAndExpiry_nothingWritten() {
+    // carol's payments.charge bucket is its own. The 429 comes before the method, so the order
+    // need not exist: the first attempts are answered 404 (stored), the one over the limit 429.
+    String orderId = "no-such-order-" + newKey();
+    for (int i = 0; i < LIMIT; i++) {
+      Response first = payAsCarol(orderId, newKey());
+      assertThat(first.statusCode()).as(first.asString()).isNotEqualTo(429);
+    }
+    String key = newKey();
+
+    Response over = payAsCarol(orderId, key);
+
+    assertThat(over.statusCode()).as(over.asString()).isEqualTo(429);
+    assertThat((String) over.path("type")).endsWith("too-many-new-keys");
+    assertThat((String) over.path("operation")).isEqualTo("payments.charge");
+    assertStatesTheExpiryOfAClaimMadeNow(over, Duration.ofDays(7));
+    assertThat(ShopDatabase.rows("carol", "payments.charge", key)).isZero();
+  }
+
+  private static Response payAsCarol(String orderId, String key) {
+    return ShopApi.as("carol")
+        .contentType(io.restassured.http.ContentType.JSON)
+        .header("Idempotency-Key", key)
+        .body("{\"amount\":1,\"currency\":\"VND\",\"paymentMethod\":\"pm_card_ok\"}")
+        .post("/api/v1/orders/" + orderId + "/payments");
+  }
+
+  /** No row binds a limited key: it states the expiry a claim made now would get. */
+  private static void assertStatesTheExpiryOfAClaimMadeNow(Response over, Duration ttl) {
+    Instant expiresAt =
+        KeyExpiryIT.assertProblemStatesExpiry(over, (String) over.path("operation"));
+    assertThat(expiresAt)
+        .isBetween(
+            Instant.now().plus(ttl).minus(Duration.ofMinutes(2)),
+            Instant.now().plus(ttl).plus(Duration.ofMinutes(1)));
   }
 
   @Test

@@ -90,7 +90,8 @@ class OrderIdempotencyIT {
     assertThat(invalid.contentType()).startsWith("application/problem+json");
     assertThat(invalid.jsonPath().getList("errors.field"))
         .containsExactly("items[0].quantity", "items[0].unitPrice");
-    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
+    // Not even a released tombstone: the key was never claimed.
+    assertThat(ShopDatabase.rows("alice", "orders.create", key)).isZero();
 
     Response fixed = createOrder("alice", key, orderBody(sku, 1, 10));
     assertThat(fixed.statusCode()).isEqualTo(201);
@@ -113,7 +114,7 @@ class OrderIdempotencyIT {
     assertThat(wrongType.contentType()).startsWith("application/problem+json");
     assertThat(broken.statusCode()).isEqualTo(400);
     assertThat(duplicate.statusCode()).isEqualTo(400);
-    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
+    assertThat(ShopDatabase.rows("alice", "orders.create", key)).isZero();
   }
 
   @Test
@@ -125,7 +126,7 @@ class OrderIdempotencyIT {
 
     assertThat(response.statusCode()).isEqualTo(413);
     assertThat((String) response.path("type")).endsWith("#request-body-too-large");
-    assertThat(ShopDatabase.heldKeys("alice", "orders.create", key)).isZero();
+    assertThat(ShopDatabase.rows("alice", "orders.create", key)).isZero();
   }
 
   @Test

@@ -78,6 +78,37 @@ public final class ShopDatabase {
         key);
   }
 
+  /** Every row of the key, whatever its status (a released tombstone counts). */
+  public static long rows(String tenant, String operation, String key) {
+    return count(
+        "SELECT COUNT(*) FROM idempotency_record"
+            + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+        tenant,
+        operation,
+        key);
+  }
+
+  /** Moves the key's expiry to {@code in} from now; returns it, to the second. */
+  public static java.time.Instant expireIn(
+      String tenant, String operation, String key, java.time.Duration in) {
+    java.time.OffsetDateTime expiresAt =
+        java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC)
+            .plus(in)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    int changed =
+        update(
+            "UPDATE idempotency_record SET expires_at = ?"
+                + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+            expiresAt,
+            tenant,
+            operation,
+            key);
+    if (changed != 1) {
+      throw new IllegalStateException("no key " + key + " to move");
+    }
+    return expiresAt.toInstant();
+  }
+
   /** Runs one INSERT, UPDATE or DELETE; returns the rows it changed. */
   public static int update(String sql, Object... parameters) {
     try (Connection connection = connect();
