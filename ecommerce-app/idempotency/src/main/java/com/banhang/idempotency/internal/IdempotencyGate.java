@@ -158,9 +158,10 @@ public class IdempotencyGate {
     try {
       // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
       // before any write. New keys still go through the claim, the only arbiter of ownership.
+      // Expired or not is the database's clock at the read, never this server's.
       IdempotencyRecord existing =
           store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
-      if (existing != null && existing.completed() && existing.expiresAt().isAfter(Instant.now())) {
+      if (existing != null && existing.completed() && !existing.expired()) {
         claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
         state.keyPresented(operation, existing.expiresAt());
         request.abortWith(answerDuplicate(policy, claimRequest, existing, claimTime));
@@ -258,8 +259,7 @@ public class IdempotencyGate {
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
       return stored;
     }
-    if (policy.sideEffects() == SideEffects.REMOTE
-        && !current.lockedUntil().isAfter(Instant.now())) {
+    if (policy.sideEffects() == SideEffects.REMOTE && current.leaseExpired()) {
       // The lease ran out with no answer recorded: the request died (a crash) after its claim,
       // perhaps after the remote call. That is an unknown outcome, not a request still running.
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
