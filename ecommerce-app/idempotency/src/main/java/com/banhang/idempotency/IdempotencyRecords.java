@@ -64,19 +64,22 @@ public class IdempotencyRecords {
     return store.find(tenant, operation, key);
   }
 
-  /** Keys of {@code operation} still processing that were claimed more than {@code age} ago. */
+  /**
+   * Keys of {@code operation} still processing that were claimed more than {@code age} ago, by the
+   * database's clock.
+   */
   public List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit) {
-    return store.findProcessing(operation, Instant.now().minus(age), limit);
+    return store.findProcessing(operation, age, limit);
   }
 
   /**
-   * Keys of {@code operation} still processing that were claimed more than {@code age} ago, oldest
-   * first, without those whose last check is one of {@code skipChecks} (keys parked for an
-   * operator, which must not fill every batch).
+   * Keys of {@code operation} still processing that were claimed more than {@code age} ago by the
+   * database's clock, oldest first, without those whose last check is one of {@code skipChecks}
+   * (keys parked for an operator, which must not fill every batch).
    */
   public List<IdempotencyRecord> findProcessing(
       String operation, Duration age, Set<String> skipChecks, int limit) {
-    return store.findProcessing(operation, Instant.now().minus(age), skipChecks, limit);
+    return store.findProcessing(operation, age, skipChecks, limit);
   }
 
   /**
@@ -94,9 +97,9 @@ public class IdempotencyRecords {
     return store.listProcessing(query, offset, limit);
   }
 
-  /** Keys by operation, status and age, now. */
+  /** Keys by operation, status and age, now by the database's clock. */
   public KeyStatistics statistics() {
-    return store.statistics(Instant.now());
+    return store.statistics();
   }
 
   /** Bytes the key table takes, where the database reports it. */

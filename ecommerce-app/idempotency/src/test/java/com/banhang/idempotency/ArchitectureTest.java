@@ -43,4 +43,26 @@ class ArchitectureTest {
           .dependOnClassesThat()
           .resideInAnyPackage("com.vaadin..", "com.banhang.shop.admin..")
           .because("operator consoles read the library; the library never knows a console");
+
+  /**
+   * docs/idempotency.md, "Time": every time decision is the database's. The stores never read this
+   * server's clock (the skew tests of the store contract prove the decisions, this keeps a new
+   * statement from binding Instant.now() again).
+   */
+  @ArchTest
+  static final ArchRule stores_readNoApplicationClock =
+      noClasses()
+          .that()
+          .resideInAPackage("com.banhang.idempotency.persistence..")
+          .should()
+          .callMethod(java.time.Instant.class, "now")
+          .orShould()
+          .callMethod(java.time.OffsetDateTime.class, "now", java.time.ZoneId.class)
+          .orShould()
+          .callMethod(java.time.OffsetDateTime.class, "now")
+          .orShould()
+          .callMethod(java.time.Clock.class, "systemUTC")
+          .orShould()
+          .callMethod(System.class, "currentTimeMillis")
+          .because("the database's clock decides expiry, leases and ages on every node alike");
 }

@@ -182,7 +182,8 @@ public class IdempotencyGate {
       request.abortWith(storeUnavailable(operation, expiresAt));
       return;
     }
-    if (existing != null && existing.completed() && existing.expiresAt().isAfter(Instant.now())) {
+    // Expired or not is the database's clock at the read, never this server's.
+    if (existing != null && existing.completed() && !existing.expired()) {
       Duration claimTime = Duration.ofNanos(System.nanoTime() - readStarted);
       state.keyPresented(operation, existing.expiresAt());
       try {
@@ -343,8 +344,7 @@ public class IdempotencyGate {
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
       return stored;
     }
-    if (policy.sideEffects() == SideEffects.REMOTE
-        && !current.lockedUntil().isAfter(Instant.now())) {
+    if (policy.sideEffects() == SideEffects.REMOTE && current.leaseExpired()) {
       // The lease ran out with no answer recorded: the request died (a crash) after its claim,
       // perhaps after the remote call. That is an unknown outcome, not a request still running.
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));

@@ -10,7 +10,7 @@ import com.banhang.idempotency.persistence.ProcessingPage;
 import com.banhang.idempotency.persistence.ProcessingQuery;
 import com.banhang.idempotency.persistence.PurgeRun;
 import com.banhang.idempotency.persistence.StoredResponse;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -56,8 +56,8 @@ final class LazyIdempotencyStore implements IdempotencyStore {
 
   @Override
   public List<IdempotencyRecord> findProcessing(
-      String operation, Instant claimedBefore, Set<String> skipChecks, int limit) {
-    return delegate.get().findProcessing(operation, claimedBefore, skipChecks, limit);
+      String operation, Duration minAge, Set<String> skipChecks, int limit) {
+    return delegate.get().findProcessing(operation, minAge, skipChecks, limit);
   }
 
   @Override
@@ -71,8 +71,8 @@ final class LazyIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public KeyStatistics statistics(Instant now) {
-    return delegate.get().statistics(now);
+  public KeyStatistics statistics() {
+    return delegate.get().statistics();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package com.banhang.idempotency.persistence;
 
 import java.sql.SQLException;
-import java.time.OffsetDateTime;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -17,6 +16,12 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   private static final int CONCURRENT_UPDATE = 90131;
   private static final int MAX_ROUNDS = 10;
 
+  /**
+   * The database's clock; H2 keeps one value of it per statement (and per transaction, inside one),
+   * so every use in a statement sees the same instant.
+   */
+  private static final String NOW = "CURRENT_TIMESTAMP";
+
   public H2IdempotencyStore(DataSource dataSource) {
     super(dataSource);
   }
@@ -25,8 +30,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   public ClaimResult claim(ClaimRequest request) {
     // A round is lost only when the row vanished (released, purged) between our insert and read.
     for (int round = 0; round < MAX_ROUNDS; round++) {
-      OffsetDateTime now = utcNow();
-      if (insertNew(request, now)) {
+      if (insertNew(request)) {
         return new ClaimResult(true, read(request));
       }
       Optional<IdempotencyRecord> existing =
@@ -34,8 +38,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
       if (existing.isEmpty()) {
         continue;
       }
-      IdempotencyRecord record = existing.get();
-      if (mayTakeOver(record, request, now.toInstant()) && takeOver(record, request, now)) {
+      if (takeOver(existing.get(), request)) {
         return new ClaimResult(true, read(request));
       }
       Optional<IdempotencyRecord> current =
@@ -52,19 +55,24 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
         .orElseThrow(() -> new IllegalStateException("claimed key vanished"));
   }
 
-  private boolean insertNew(ClaimRequest request, OffsetDateTime now) {
+  private boolean insertNew(ClaimRequest request) {
     try {
       executeUpdateOrThrow(
           "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, request_hash,"
               + " status, attempt, locked_until, created_at, expires_at)"
-              + " VALUES (?, ?, ?, ?, 'PROCESSING', 1, ?, ?, ?)",
+              + " VALUES (?, ?, ?, ?, 'PROCESSING', 1, "
+              + plusMillis(NOW)
+              + ", "
+              + NOW
+              + ", "
+              + plusMillis(NOW)
+              + ")",
           request.tenant(),
           request.operation(),
           request.key(),
           request.requestHash(),
-          now.plus(request.lease()),
-          now,
-          now.plus(request.ttl()));
+          request.lease().toMillis(),
+          request.ttl().toMillis());
       return true;
     } catch (SQLException e) {
       if (DUPLICATE_KEY.equals(e.getSQLState()) || e.getErrorCode() == CONCURRENT_UPDATE) {
@@ -74,46 +82,41 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
     }
   }
 
-  /** The takeover rules every claim routine shares; see sql/postgresql for the reference. */
-  static boolean mayTakeOver(
-      IdempotencyRecord record, ClaimRequest request, java.time.Instant now) {
-    if (record.status() == RecordStatus.RELEASED) {
-      return true;
-    }
-    if (record.completed()) {
-      return !record.expiresAt().isAfter(now);
-    }
-    return request.takeoverAllowed()
-        && !record.outcomeUnknown()
-        && !record.lockedUntil().isAfter(now)
-        && (record.requestHash().equals(request.requestHash()) || !record.expiresAt().isAfter(now));
-  }
-
-  private boolean takeOver(IdempotencyRecord record, ClaimRequest request, OffsetDateTime now) {
+  /**
+   * The takeover rules every claim routine shares (see sql/postgresql for the reference), as a
+   * compare-and-set on the attempt number read, decided on the database's clock.
+   */
+  private boolean takeOver(IdempotencyRecord record, ClaimRequest request) {
     try {
       return executeUpdateOrThrow(
               "UPDATE idempotency_record SET request_hash = ?, status = 'PROCESSING',"
-                  + " outcome = NULL, attempt = attempt + 1, locked_until = ?, created_at = ?,"
-                  + " completed_at = NULL, expires_at = ?, resource_ref = NULL,"
+                  + " outcome = NULL, attempt = attempt + 1, locked_until = "
+                  + plusMillis(NOW)
+                  + ", created_at = "
+                  + NOW
+                  + ", completed_at = NULL, expires_at = "
+                  + plusMillis(NOW)
+                  + ", resource_ref = NULL,"
                   + " response_code = NULL, response_headers = NULL, response_body = NULL"
                   + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?"
                   + " AND attempt = ? AND (status = 'RELEASED'"
-                  + " OR (status = 'COMPLETED' AND expires_at <= ?)"
-                  + " OR (? AND status = 'PROCESSING' AND outcome IS NULL AND locked_until <= ?"
-                  + " AND (request_hash = ? OR expires_at <= ?)))",
+                  + " OR (status = 'COMPLETED' AND expires_at <= "
+                  + NOW
+                  + ")"
+                  + " OR (? AND status = 'PROCESSING' AND outcome IS NULL AND locked_until <= "
+                  + NOW
+                  + " AND (request_hash = ? OR expires_at <= "
+                  + NOW
+                  + ")))",
               request.requestHash(),
-              now.plus(request.lease()),
-              now,
-              now.plus(request.ttl()),
+              request.lease().toMillis(),
+              request.ttl().toMillis(),
               request.tenant(),
               request.operation(),
               request.key(),
               record.attempt(),
-              now,
               request.takeoverAllowed(),
-              now,
-              request.requestHash(),
-              now)
+              request.requestHash())
           == 1;
     } catch (SQLException e) {
       if (e.getErrorCode() == CONCURRENT_UPDATE) {
@@ -134,10 +137,21 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   @Override
   public int purgeExpired(int batchSize) {
     return executeUpdate(
-        "DELETE FROM idempotency_record WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ?"
+        "DELETE FROM idempotency_record WHERE status IN ('COMPLETED', 'RELEASED')"
+            + " AND expires_at < "
+            + NOW
             + " FETCH FIRST ? ROWS ONLY",
-        utcNow(),
         batchSize);
+  }
+
+  @Override
+  protected String now() {
+    return NOW;
+  }
+
+  @Override
+  protected String plusMillis(String timestamp) {
+    return "DATEADD(MILLISECOND, CAST(? AS BIGINT), " + timestamp + ")";
   }
 
   @Override

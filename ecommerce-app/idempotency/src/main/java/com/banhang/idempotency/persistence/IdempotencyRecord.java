@@ -1,6 +1,7 @@
 package com.banhang.idempotency.persistence;
 
 import com.banhang.idempotency.ClaimedKey;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -15,6 +16,9 @@ import java.time.Instant;
  *     the reconciliation outcome), or null
  * @param lastCheckDetail words that go with {@code lastCheck}, or null
  * @param lastCheckedAt when {@code lastCheck} was recorded, or null
+ * @param readAt the database's clock when the row was read: every time decision about the row
+ *     ({@link #expired()}, {@link #leaseExpired()}, {@link #age()}) is taken against it, never
+ *     against the reading server's clock (docs/idempotency.md, "Time")
  */
 public record IdempotencyRecord(
     String tenant,
@@ -31,7 +35,8 @@ public record IdempotencyRecord(
     StoredResponse response,
     String lastCheck,
     String lastCheckDetail,
-    Instant lastCheckedAt) {
+    Instant lastCheckedAt,
+    Instant readAt) {
 
   public ClaimedKey claimedKey() {
     return new ClaimedKey(tenant, operation, key, attempt);
@@ -39,5 +44,20 @@ public record IdempotencyRecord(
 
   public boolean completed() {
     return status == RecordStatus.COMPLETED;
+  }
+
+  /** Whether the key's time to live had run out when the row was read, by the database's clock. */
+  public boolean expired() {
+    return !expiresAt.isAfter(readAt);
+  }
+
+  /** Whether the owner's lease had run out when the row was read, by the database's clock. */
+  public boolean leaseExpired() {
+    return !lockedUntil.isAfter(readAt);
+  }
+
+  /** How long ago the current attempt claimed the key, when the row was read, by the database. */
+  public Duration age() {
+    return Duration.between(createdAt, readAt);
   }
 }

@@ -1,7 +1,7 @@
 package com.banhang.idempotency.persistence;
 
 import com.banhang.idempotency.ClaimedKey;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -10,6 +10,11 @@ import java.util.Set;
 /**
  * Where keys live. One implementation per database; all share the contract below, which the store
  * tests check on each of them.
+ *
+ * <p>Every time decision is the database's (docs/idempotency.md, "Time"): callers pass durations,
+ * never instants, and every timestamp the store writes, and every "now" it compares with, is the
+ * database's clock, so that servers with skewed clocks decide alike. Rows read carry the database's
+ * clock at the read ({@link IdempotencyRecord#readAt()}).
  *
  * <p>Every write after the claim is fenced: it applies only to a row in processing whose attempt
  * equals the caller's, and reports whether it applied.
@@ -44,19 +49,19 @@ public interface IdempotencyStore {
   Optional<IdempotencyRecord> find(String tenant, String operation, String key);
 
   /**
-   * Rows of {@code operation} in processing, claimed before {@code claimedBefore}, oldest first.
+   * Rows of {@code operation} in processing, claimed at least {@code minAge} ago by the database's
+   * clock, oldest first.
    */
-  default List<IdempotencyRecord> findProcessing(
-      String operation, Instant claimedBefore, int limit) {
-    return findProcessing(operation, claimedBefore, Set.of(), limit);
+  default List<IdempotencyRecord> findProcessing(String operation, Duration minAge, int limit) {
+    return findProcessing(operation, minAge, Set.of(), limit);
   }
 
   /**
-   * Like {@link #findProcessing(String, Instant, int)}, skipping rows whose last check is one of
+   * Like {@link #findProcessing(String, Duration, int)}, skipping rows whose last check is one of
    * {@code skipChecks}: rows parked for an operator must not fill every batch a reader examines.
    */
   List<IdempotencyRecord> findProcessing(
-      String operation, Instant claimedBefore, Set<String> skipChecks, int limit);
+      String operation, Duration minAge, Set<String> skipChecks, int limit);
 
   /**
    * Records the last check of a processing row (what a reconciler found, and when), fenced like
@@ -69,8 +74,8 @@ public interface IdempotencyStore {
   /** Processing rows matching {@code query}, oldest first, one page of them. */
   ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit);
 
-  /** Row counts by operation, status and age, at {@code now}. */
-  KeyStatistics statistics(Instant now);
+  /** Row counts by operation, status and age, now by the database's clock. */
+  KeyStatistics statistics();
 
   /** Bytes the table and its indexes take, where the database reports it. */
   OptionalLong tableSizeBytes();
@@ -81,8 +86,8 @@ public interface IdempotencyStore {
   List<PurgeRun> recentPurgeRuns(int limit);
 
   /**
-   * Deletes at most {@code batchSize} completed or released rows past their expiry; never a
-   * processing row.
+   * Deletes at most {@code batchSize} completed or released rows past their expiry by the
+   * database's clock; never a processing row.
    */
   int purgeExpired(int batchSize);
 }

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -22,6 +23,9 @@ import javax.sql.DataSource;
  * The statements every database shares; subclasses supply the claim routine and the few clauses
  * whose syntax differs. Connections come from the data source per call, so inside a JTA transaction
  * they are the transaction's connection and outside one they commit on their own.
+ *
+ * <p>No statement binds a time taken from this server's clock: "now" is always the database's
+ * ({@link #now()}), and ages are durations subtracted from it in SQL ({@link #plusMillis}).
  */
 public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
@@ -84,19 +88,18 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public boolean complete(ClaimedKey claim, StoredResponse response) {
-    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     return executeUpdate(
             "UPDATE idempotency_record SET status = 'COMPLETED', outcome = NULL, last_check = NULL,"
                 + " last_check_detail = NULL, last_checked_at = NULL, response_code = ?,"
-                + " response_headers = ?, response_body = ?, resource_ref = ?, completed_at = ?,"
-                + " locked_until = ?"
+                + " response_headers = ?, response_body = ?, resource_ref = ?, completed_at = "
+                + now()
+                + ", locked_until = "
+                + now()
                 + WHERE_OWNED,
             response.status(),
             response.headersAsText(),
             cipher.seal(response.body(), claim.tenant(), claim.operation(), claim.key()),
             response.location(),
-            now,
-            now,
             claim.tenant(),
             claim.operation(),
             claim.key(),
@@ -122,15 +125,15 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public boolean release(ClaimedKey claim) {
-    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     return executeUpdate(
             "UPDATE idempotency_record SET status = 'RELEASED', outcome = NULL, last_check = NULL,"
                 + " last_check_detail = NULL, last_checked_at = NULL,"
                 + " response_code = NULL, response_headers = NULL, response_body = NULL,"
-                + " resource_ref = NULL, completed_at = ?, locked_until = ?"
+                + " resource_ref = NULL, completed_at = "
+                + now()
+                + ", locked_until = "
+                + now()
                 + WHERE_OWNED,
-            now,
-            now,
             claim.tenant(),
             claim.operation(),
             claim.key(),
@@ -143,7 +146,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     List<IdempotencyRecord> found =
         query(
             "SELECT "
-                + RECORD_COLUMNS
+                + recordColumns()
                 + " FROM idempotency_record"
                 + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
             tenant,
@@ -154,8 +157,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public List<IdempotencyRecord> findProcessing(
-      String operation, Instant claimedBefore, Set<String> skipChecks, int limit) {
-    List<Object> parameters = new ArrayList<>(List.of(operation, utc(claimedBefore)));
+      String operation, Duration minAge, Set<String> skipChecks, int limit) {
+    List<Object> parameters = new ArrayList<>(List.of(operation));
+    parameters.addAll(plusMillisParameters(-minAge.toMillis()));
     StringBuilder skip = new StringBuilder();
     if (!skipChecks.isEmpty()) {
       skip.append(" AND (last_check IS NULL OR last_check NOT IN (");
@@ -167,9 +171,10 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2.
     return query(
         "SELECT "
-            + RECORD_COLUMNS
+            + recordColumns()
             + " FROM idempotency_record WHERE operation = ? AND status = 'PROCESSING'"
-            + " AND created_at < ?"
+            + " AND created_at < "
+            + plusMillis(now())
             + skip
             + " ORDER BY created_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
         parameters.toArray());
@@ -179,11 +184,11 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   public boolean recordCheck(ClaimedKey claim, String check, String detail) {
     return executeUpdate(
             "UPDATE idempotency_record SET last_check = ?, last_check_detail = ?,"
-                + " last_checked_at = ?"
+                + " last_checked_at = "
+                + now()
                 + WHERE_OWNED,
             check,
             detail == null ? null : truncate(detail, 1000),
-            utcNow(),
             claim.tenant(),
             claim.operation(),
             claim.key(),
@@ -209,9 +214,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
       where.append(" AND last_check = ?");
       parameters.add(filter.lastCheck());
     }
-    if (filter.claimedBefore() != null) {
-      where.append(" AND created_at < ?");
-      parameters.add(utc(filter.claimedBefore()));
+    if (filter.minAge() != null) {
+      where.append(" AND created_at < ").append(plusMillis(now()));
+      parameters.addAll(plusMillisParameters(-filter.minAge().toMillis()));
     }
     int total =
         (int) queryLong("SELECT COUNT(*) FROM idempotency_record" + where, parameters.toArray());
@@ -221,7 +226,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     List<IdempotencyRecord> rows =
         query(
             "SELECT "
-                + RECORD_COLUMNS
+                + recordColumns()
                 + " FROM idempotency_record"
                 + where
                 + " ORDER BY created_at, tenant_id, idempotency_key"
@@ -231,20 +236,22 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public KeyStatistics statistics(Instant now) {
+  public KeyStatistics statistics() {
     KeyStatistics.AgeBucket[] buckets = KeyStatistics.AgeBucket.values();
     StringBuilder bucketCase = new StringBuilder("CASE");
     List<Object> parameters = new ArrayList<>();
     for (int i = 0; i < buckets.length - 1; i++) {
-      bucketCase.append(" WHEN created_at > ? THEN ").append(i);
-      parameters.add(utc(now.minus(buckets[i].upperBound())));
+      bucketCase.append(" WHEN created_at > ").append(plusMillis(now())).append(" THEN ").append(i);
+      parameters.addAll(plusMillisParameters(-buckets[i].upperBound().toMillis()));
     }
     bucketCase.append(" ELSE ").append(buckets.length - 1).append(" END");
     // A derived table, because SQL Server cannot GROUP BY a select-list alias.
     List<KeyStatistics.BucketCount> bucketCounts = new ArrayList<>();
     List<KeyStatistics.StatusGroup> groups = new ArrayList<>();
     Map<String, Long> expired = new LinkedHashMap<>();
+    Instant takenAt;
     try (Connection connection = dataSource.getConnection()) {
+      takenAt = databaseNow(connection);
       try (PreparedStatement statement =
           connection.prepareStatement(
               "SELECT operation, status, bucket, COUNT(*) FROM (SELECT operation, status, "
@@ -280,8 +287,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
       try (PreparedStatement statement =
           connection.prepareStatement(
               "SELECT operation, COUNT(*) FROM idempotency_record WHERE status = 'PROCESSING'"
-                  + " AND locked_until < ? GROUP BY operation ORDER BY operation")) {
-        bind(statement, utc(now));
+                  + " AND locked_until <= "
+                  + now()
+                  + " GROUP BY operation ORDER BY operation")) {
         try (ResultSet rs = statement.executeQuery()) {
           while (rs.next()) {
             expired.put(rs.getString(1), rs.getLong(2));
@@ -291,7 +299,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     } catch (SQLException e) {
       throw unavailable("cannot count the idempotency store", e);
     }
-    return new KeyStatistics(now, bucketCounts, groups, expired);
+    return new KeyStatistics(takenAt, bucketCounts, groups, expired);
   }
 
   @Override
@@ -314,6 +322,58 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
    * A query of one number: the bytes of the table and its indexes; null if the database has none.
    */
   protected abstract String tableSizeQuery();
+
+  /**
+   * The database's clock as an SQL expression (a timestamp with time zone), the one "now" of every
+   * statement: constant within a statement, and never this server's clock.
+   */
+  protected abstract String now();
+
+  /**
+   * {@code timestamp} plus a number of milliseconds, as an SQL expression whose placeholders take
+   * {@link #plusMillisParameters} (negative: minus).
+   */
+  protected abstract String plusMillis(String timestamp);
+
+  /** The values of {@link #plusMillis}'s placeholders, in order. */
+  protected List<Object> plusMillisParameters(long millis) {
+    return List.of(millis);
+  }
+
+  /** The database's clock, read on {@code connection}. */
+  protected Instant databaseNow(Connection connection) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement("SELECT " + now());
+        ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      return instant(rs, 1);
+    }
+  }
+
+  /** {@code record} as read at {@code readAt} by the database's clock. */
+  protected static IdempotencyRecord withReadAt(IdempotencyRecord record, Instant readAt) {
+    return new IdempotencyRecord(
+        record.tenant(),
+        record.operation(),
+        record.key(),
+        record.requestHash(),
+        record.status(),
+        record.outcomeUnknown(),
+        record.attempt(),
+        record.lockedUntil(),
+        record.createdAt(),
+        record.completedAt(),
+        record.expiresAt(),
+        record.response(),
+        record.lastCheck(),
+        record.lastCheckDetail(),
+        record.lastCheckedAt(),
+        readAt);
+  }
+
+  /** {@link #RECORD_COLUMNS} and the database's clock, as {@link #query} reads them. */
+  private String recordColumns() {
+    return RECORD_COLUMNS + ", " + now();
+  }
 
   @Override
   public void recordPurgeRun(PurgeRun run) {
@@ -363,7 +423,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  private static OffsetDateTime utc(Instant instant) {
+  protected static OffsetDateTime utc(Instant instant) {
     return instant.atOffset(ZoneOffset.UTC);
   }
 
@@ -388,7 +448,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
       List<IdempotencyRecord> records = new ArrayList<>();
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
-          records.add(readRecord(rs, 1, true));
+          records.add(readRecord(rs, 1, true, null));
         }
       }
       return records;
@@ -411,17 +471,20 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  protected static OffsetDateTime utcNow() {
-    return OffsetDateTime.now(ZoneOffset.UTC);
+  /**
+   * Reads the {@link #COLUMNS} starting at column {@code first}, then the database's clock when the
+   * row was read from the next column, or {@code readAt} if it is not null.
+   */
+  protected IdempotencyRecord readRecord(ResultSet rs, int first, Instant readAt)
+      throws SQLException {
+    return readRecord(rs, first, false, readAt);
   }
 
-  /** Reads the {@link #COLUMNS} starting at column {@code first}. */
-  protected IdempotencyRecord readRecord(ResultSet rs, int first) throws SQLException {
-    return readRecord(rs, first, false);
-  }
-
-  /** Reads {@link #COLUMNS}, then the last check's three columns if {@code withCheck}. */
-  private IdempotencyRecord readRecord(ResultSet rs, int first, boolean withCheck)
+  /**
+   * Reads {@link #COLUMNS}, then the last check's three columns if {@code withCheck}, then the
+   * database's clock from the next column unless {@code readAt} is given.
+   */
+  private IdempotencyRecord readRecord(ResultSet rs, int first, boolean withCheck, Instant readAt)
       throws SQLException {
     int i = first;
     String tenant = rs.getString(i++);
@@ -441,7 +504,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     byte[] rawBody = rs.getBytes(i++);
     String lastCheck = withCheck ? rs.getString(i++) : null;
     String lastCheckDetail = withCheck ? rs.getString(i++) : null;
-    Instant lastCheckedAt = withCheck ? instant(rs, i) : null;
+    Instant lastCheckedAt = withCheck ? instant(rs, i++) : null;
+    Instant seenAt = readAt != null ? readAt : instant(rs, i);
     StoredResponse response =
         hasResponse
             ? StoredResponse.opening(
@@ -464,7 +528,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
         response,
         lastCheck,
         lastCheckDetail,
-        lastCheckedAt);
+        lastCheckedAt,
+        seenAt);
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {

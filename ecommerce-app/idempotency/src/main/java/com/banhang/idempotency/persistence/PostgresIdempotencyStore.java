@@ -19,7 +19,11 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
 
   @Override
   public ClaimResult claim(ClaimRequest request) {
-    String sql = "SELECT won, " + COLUMNS + " FROM idempotency_claim(?, ?, ?, ?, ?, ?, ?)";
+    // clock_timestamp() here is read after the function ran: the database's clock at the read.
+    String sql =
+        "SELECT won, "
+            + COLUMNS
+            + ", clock_timestamp() FROM idempotency_claim(?, ?, ?, ?, ?, ?, ?)";
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       bind(
@@ -35,7 +39,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
         if (!rs.next()) {
           throw new SQLException("idempotency_claim returned no row");
         }
-        return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2));
+        return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2, null));
       }
     } catch (SQLException e) {
       throw unavailable("cannot claim a key", e);
@@ -46,9 +50,21 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
   public int purgeExpired(int batchSize) {
     return executeUpdate(
         "DELETE FROM idempotency_record WHERE ctid IN (SELECT ctid FROM idempotency_record"
-            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ? LIMIT ?)",
-        utcNow(),
+            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
+            + now()
+            + " LIMIT ?)",
         batchSize);
+  }
+
+  /** The start of the current statement: one "now" for the whole statement, unlike now(). */
+  @Override
+  protected String now() {
+    return "statement_timestamp()";
+  }
+
+  @Override
+  protected String plusMillis(String timestamp) {
+    return "(" + timestamp + " + CAST(? AS bigint) * interval '1 millisecond')";
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import javax.sql.DataSource;
 
 /**
@@ -31,12 +32,20 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
           request.lease().toMillis(),
           request.ttl().toSeconds(),
           request.takeoverAllowed());
+      boolean won;
+      IdempotencyRecord record;
       try (ResultSet rs = call.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("usp_idempotency_claim returned no row");
         }
-        return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2));
+        won = rs.getBoolean(1);
+        // The procedure returns no clock; the columns are read in order, the clock set below.
+        record = readRecord(rs, 2, Instant.EPOCH);
       }
+      // A row just claimed was stamped with the procedure's SYSDATETIMEOFFSET(): that is the
+      // database's clock at the claim. Otherwise the clock is read once more, after the claim.
+      return new ClaimResult(
+          won, withReadAt(record, won ? record.createdAt() : databaseNow(connection)));
     } catch (SQLException e) {
       throw unavailable("cannot claim a key", e);
     }
@@ -46,9 +55,29 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
   public int purgeExpired(int batchSize) {
     return executeUpdate(
         "DELETE TOP (?) FROM idempotency_record"
-            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ?",
-        batchSize,
-        utcNow());
+            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
+            + now(),
+        batchSize);
+  }
+
+  @Override
+  protected String now() {
+    return "SYSDATETIMEOFFSET()";
+  }
+
+  /**
+   * DATEADD takes an int: milliseconds would overflow past 24 days, so seconds and the remaining
+   * milliseconds are added apart.
+   */
+  @Override
+  protected String plusMillis(String timestamp) {
+    return "DATEADD(millisecond, ?, DATEADD(second, ?, " + timestamp + "))";
+  }
+
+  @Override
+  protected java.util.List<Object> plusMillisParameters(long millis) {
+    long seconds = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, millis / 1000));
+    return java.util.List.of((int) (millis % 1000), (int) seconds);
   }
 
   @Override

@@ -3,6 +3,8 @@ package com.banhang.idempotency.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.RecordsOver;
+import com.banhang.idempotency.SkewedDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -273,7 +275,11 @@ abstract class IdempotencyStoreContract {
     assertThat(store.complete(stale, response("stale"))).isFalse();
     assertThat(store.markOutcomeUnknown(stale, problem())).isFalse();
     assertThat(store.release(stale)).isFalse();
-    assertThat(store.find(TENANT, OPERATION, key)).contains(before);
+    assertThat(
+            store
+                .find(TENANT, OPERATION, key)
+                .map(unchanged -> JdbcIdempotencyStore.withReadAt(unchanged, before.readAt())))
+        .contains(before);
 
     assertThat(store.complete(owner, response("owner"))).isTrue();
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response())
@@ -437,20 +443,19 @@ abstract class IdempotencyStoreContract {
         store.claim(request(completed, HASH, LONG, LONG, false)).record().claimedKey(),
         response("c"));
     claimProcessing("payments.charge");
-    Thread.sleep(5);
-    Instant cutoff = Instant.now();
-    Thread.sleep(5);
+    ageAll(Duration.ofMinutes(1));
     claimProcessing(OPERATION);
+    Duration minAge = Duration.ofSeconds(30);
 
-    assertThat(keys(store.findProcessing(OPERATION, cutoff, 10)))
+    assertThat(keys(store.findProcessing(OPERATION, minAge, 10)))
         .containsExactly(oldest, middle, youngest);
-    assertThat(keys(store.findProcessing(OPERATION, cutoff, 2))).containsExactly(oldest, middle);
-    assertThat(store.findProcessing(OPERATION, cutoff, 10))
+    assertThat(keys(store.findProcessing(OPERATION, minAge, 2))).containsExactly(oldest, middle);
+    assertThat(store.findProcessing(OPERATION, minAge, 10))
         .allSatisfy(
             r -> {
               assertThat(r.operation()).isEqualTo(OPERATION);
               assertThat(r.status()).isEqualTo(RecordStatus.PROCESSING);
-              assertThat(r.createdAt()).isBefore(cutoff);
+              assertThat(r.age()).isGreaterThanOrEqualTo(minAge);
             });
   }
 
@@ -472,7 +477,8 @@ abstract class IdempotencyStoreContract {
         "GATEWAY_UNREACHABLE",
         null);
     String fresh = claimProcessing(OPERATION);
-    Instant cutoff = Instant.now().plusMillis(1);
+    ageAll(Duration.ofMinutes(1));
+    Duration cutoff = Duration.ofSeconds(30);
 
     assertThat(keys(store.findProcessing(OPERATION, cutoff, 10))).hasSize(10);
     assertThat(keys(store.findProcessing(OPERATION, cutoff, Set.of("NEEDS_OPERATOR"), 10)))
@@ -522,9 +528,7 @@ abstract class IdempotencyStoreContract {
         store.find(TENANT, OPERATION, mine.get(3)).orElseThrow().claimedKey(),
         "NEEDS_OPERATOR",
         null);
-    Instant later = Instant.now().plusSeconds(1);
-
-    ProcessingQuery aliceOrders = new ProcessingQuery(TENANT, OPERATION, null, later);
+    ProcessingQuery aliceOrders = new ProcessingQuery(TENANT, OPERATION, null, null);
     ProcessingPage first = store.listProcessing(aliceOrders, 0, 2);
     ProcessingPage third = store.listProcessing(aliceOrders, 4, 2);
     assertThat(first.total()).isEqualTo(5);
@@ -552,9 +556,16 @@ abstract class IdempotencyStoreContract {
     assertThat(
             store
                 .listProcessing(
-                    new ProcessingQuery(null, null, null, Instant.now().minusSeconds(60)), 0, 10)
+                    new ProcessingQuery(null, null, null, Duration.ofSeconds(60)), 0, 10)
                 .total())
         .isZero();
+    ageAll(Duration.ofMinutes(2));
+    assertThat(
+            store
+                .listProcessing(
+                    new ProcessingQuery(TENANT, OPERATION, null, Duration.ofSeconds(60)), 0, 10)
+                .total())
+        .isEqualTo(5);
   }
 
   @Test
@@ -568,15 +579,14 @@ abstract class IdempotencyStoreContract {
         new ClaimRequest(TENANT, "payments.charge", newKey(), HASH, SHORT_LEASE, LONG, true));
     pastShortLease();
 
-    Instant now = Instant.now();
-    KeyStatistics stats = store.statistics(now);
+    KeyStatistics stats = store.statistics();
     assertThat(stats.processing(OPERATION)).isEqualTo(2);
     assertThat(stats.processing("payments.charge")).isEqualTo(1);
     assertThat(stats.processingByAge(OPERATION))
         .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 2L)
         .containsEntry(KeyStatistics.AgeBucket.OLDER, 0L);
     assertThat(stats.expiredLeases()).containsExactly(Map.entry("payments.charge", 1L));
-    assertThat(stats.oldestProcessing(OPERATION)).isBefore(now);
+    assertThat(stats.oldestProcessing(OPERATION)).isBefore(stats.takenAt());
     assertThat(stats.groups())
         .anySatisfy(
             g -> {
@@ -585,8 +595,9 @@ abstract class IdempotencyStoreContract {
               assertThat(g.rows()).isEqualTo(1);
             });
 
-    // Seen from a day later, the same rows are all in the oldest bucket.
-    KeyStatistics dayLater = store.statistics(now.plus(Duration.ofDays(2)));
+    // Two days later, the same rows are all in the oldest bucket.
+    ageAll(Duration.ofDays(2));
+    KeyStatistics dayLater = store.statistics();
     assertThat(dayLater.processingByAge(OPERATION))
         .containsEntry(KeyStatistics.AgeBucket.OLDER, 2L)
         .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 0L);
@@ -618,6 +629,215 @@ abstract class IdempotencyStoreContract {
 
   /** Whether this database tells the size of a table (an in-memory H2 does not). */
   abstract boolean reportsTableSize();
+
+  // ------------------------------------------------------------------ the database's clock
+  // docs/idempotency.md, "Time": every time decision is the database's. Each test runs the store
+  // as a node whose clock is SKEW ahead of (or behind) the database's would see it, on rows
+  // whose times are set from the database's own clock.
+
+  static final Duration SKEW = Duration.ofMinutes(10);
+
+  @Test
+  void purgeExpired_appClockAhead_keepsARowUnexpiredByTheDatabaseClock() throws Exception {
+    String key = completedKey();
+    setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(5));
+
+    assertThat(skewed(SKEW).purgeExpired(100)).isZero();
+    assertThat(store.find(TENANT, OPERATION, key)).isPresent();
+  }
+
+  @Test
+  void purgeExpired_appClockBehind_deletesARowExpiredByTheDatabaseClock() throws Exception {
+    String key = completedKey();
+    setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(-1));
+
+    assertThat(skewed(SKEW.negated()).purgeExpired(100)).isEqualTo(1);
+    assertThat(store.find(TENANT, OPERATION, key)).isEmpty();
+  }
+
+  @Test
+  void claimCompleteReleaseAndCheck_appClockSkewed_stampTheDatabaseClock() throws Exception {
+    IdempotencyStore behind = skewed(SKEW.negated());
+    IdempotencyStore ahead = skewed(SKEW);
+    String completed = newKey();
+    ClaimedKey first =
+        behind.claim(request(completed, HASH, LONG, LONG, true)).record().claimedKey();
+    assertThat(behind.complete(first, response(completed))).isTrue();
+    String released = newKey();
+    ClaimedKey second =
+        ahead.claim(request(released, HASH, LONG, LONG, true)).record().claimedKey();
+    assertThat(ahead.recordCheck(second, "GATEWAY_UNREACHABLE", null)).isTrue();
+    Duration checked = sinceDatabaseNow(released, "last_checked_at");
+    assertThat(ahead.release(second)).isTrue();
+
+    Duration tolerance = Duration.ofMinutes(1);
+    assertThat(sinceDatabaseNow(completed, "created_at").abs()).isLessThan(tolerance);
+    assertThat(sinceDatabaseNow(completed, "completed_at").abs()).isLessThan(tolerance);
+    assertThat(sinceDatabaseNow(completed, "expires_at").minus(LONG).abs()).isLessThan(tolerance);
+    assertThat(sinceDatabaseNow(released, "created_at").abs()).isLessThan(tolerance);
+    assertThat(checked.abs()).isLessThan(tolerance);
+    assertThat(sinceDatabaseNow(released, "completed_at").abs()).isLessThan(tolerance);
+    assertThat(sinceDatabaseNow(released, "locked_until").abs()).isLessThan(tolerance);
+  }
+
+  @Test
+  void claim_appClockAhead_keepsACompletedKeyUnexpiredByTheDatabaseClock() throws Exception {
+    String key = completedKey();
+    setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(5));
+
+    ClaimResult reuse = skewed(SKEW).claim(request(key, OTHER_HASH, LONG, LONG, true));
+
+    assertThat(reuse.won()).isFalse();
+    assertThat(reuse.record().completed()).isTrue();
+    assertThat(reuse.record().requestHash()).isEqualTo(HASH);
+  }
+
+  @Test
+  void claim_appClockBehind_reusesACompletedKeyExpiredByTheDatabaseClock() throws Exception {
+    String key = completedKey();
+    setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(-1));
+
+    ClaimResult reuse = skewed(SKEW.negated()).claim(request(key, OTHER_HASH, LONG, LONG, true));
+
+    assertThat(reuse.won()).isTrue();
+    assertThat(reuse.record().attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void claim_appClockAhead_leavesALeaseRunningByTheDatabaseClock() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, LONG, LONG, true));
+    setFromDatabaseNow(key, "locked_until", Duration.ofMinutes(5));
+
+    ClaimResult takeover = skewed(SKEW).claim(request(key, HASH, LONG, LONG, true));
+
+    assertThat(takeover.won()).isFalse();
+    assertThat(takeover.record().attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void findProcessing_appClockSkewed_measuresAgesOnTheDatabaseClock() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, LONG, LONG, true));
+    setFromDatabaseNow(key, "created_at", Duration.ofMinutes(-1));
+
+    assertThat(RecordsOver.store(skewed(SKEW)).findProcessing(OPERATION, Duration.ofMinutes(2), 10))
+        .isEmpty();
+    assertThat(
+            keys(
+                RecordsOver.store(skewed(SKEW.negated()))
+                    .findProcessing(OPERATION, Duration.ofSeconds(30), 10)))
+        .containsExactly(key);
+  }
+
+  @Test
+  void listProcessing_appClockAhead_measuresAgesOnTheDatabaseClock() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, LONG, LONG, true));
+    setFromDatabaseNow(key, "created_at", Duration.ofMinutes(-1));
+
+    ProcessingQuery olderThan2Minutes =
+        new ProcessingQuery(null, null, null, Duration.ofMinutes(2));
+    ProcessingQuery olderThan30s = new ProcessingQuery(null, null, null, Duration.ofSeconds(30));
+    assertThat(skewed(SKEW).listProcessing(olderThan2Minutes, 0, 10).total()).isZero();
+    assertThat(keys(skewed(SKEW.negated()).listProcessing(olderThan30s, 0, 10).rows()))
+        .containsExactly(key);
+  }
+
+  @Test
+  void find_appClockSkewed_decidesExpiryLeaseAndAgeOnTheDatabaseClock() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, LONG, LONG, false));
+    setFromDatabaseNow(key, "created_at", Duration.ofMinutes(-3));
+    setFromDatabaseNow(key, "locked_until", Duration.ofSeconds(-1));
+    setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(5));
+
+    for (Duration appAhead : List.of(SKEW, SKEW.negated())) {
+      IdempotencyRecord seen = skewed(appAhead).find(TENANT, OPERATION, key).orElseThrow();
+      ClaimResult retry = skewed(appAhead).claim(request(key, HASH, LONG, LONG, false));
+      for (IdempotencyRecord record : List.of(seen, retry.record())) {
+        assertThat(record.expired()).as("expired, app clock %s ahead", appAhead).isFalse();
+        assertThat(record.leaseExpired()).as("lease ran out, app %s ahead", appAhead).isTrue();
+        assertThat(record.age()).isBetween(Duration.ofMinutes(3), Duration.ofMinutes(4));
+      }
+      assertThat(retry.won()).isFalse();
+    }
+  }
+
+  @Test
+  void statistics_appClockAhead_measuresAgesAndLeasesOnTheDatabaseClock() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, LONG, LONG, true));
+    setFromDatabaseNow(key, "created_at", Duration.ofSeconds(-30));
+    setFromDatabaseNow(key, "locked_until", Duration.ofMinutes(5));
+
+    KeyStatistics stats = RecordsOver.store(skewed(SKEW)).statistics();
+
+    assertThat(stats.processingByAge(OPERATION))
+        .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 1L);
+    assertThat(stats.expiredLeases()).isEmpty();
+  }
+
+  /** The store as a node whose clock is {@code appAhead} ahead of the database's sees it. */
+  IdempotencyStore skewed(Duration appAhead) {
+    return JdbcIdempotencyStore.forDataSource(SkewedDataSource.of(dataSource(), appAhead));
+  }
+
+  private String completedKey() {
+    String key = newKey();
+    store.complete(
+        store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey(), response(key));
+    return key;
+  }
+
+  /** Moves the claim and the lease of every row {@code by} into the past. */
+  void ageAll(Duration by) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE idempotency_record SET created_at = created_at - INTERVAL '"
+                    + by.toSeconds()
+                    + "' SECOND, locked_until = locked_until - INTERVAL '"
+                    + by.toSeconds()
+                    + "' SECOND")) {
+      update.executeUpdate();
+    }
+  }
+
+  /** Sets {@code column} of the key's row to the database's clock plus {@code offset}. */
+  void setFromDatabaseNow(String key, String column, Duration offset) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE idempotency_record SET "
+                    + column
+                    + " = CURRENT_TIMESTAMP + INTERVAL '"
+                    + offset.toSeconds()
+                    + "' SECOND WHERE idempotency_key = ?")) {
+      update.setString(1, key);
+      assertThat(update.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  /** How far {@code column} of the key's row is from the database's clock (negative: before). */
+  Duration sinceDatabaseNow(String key, String column) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT "
+                    + column
+                    + ", CURRENT_TIMESTAMP FROM idempotency_record"
+                    + " WHERE idempotency_key = ?")) {
+      select.setString(1, key);
+      try (ResultSet rs = select.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        java.time.OffsetDateTime value = rs.getObject(1, java.time.OffsetDateTime.class);
+        java.time.OffsetDateTime now = rs.getObject(2, java.time.OffsetDateTime.class);
+        assertThat(value).as(column).isNotNull();
+        return Duration.between(now, value);
+      }
+    }
+  }
 
   // ------------------------------------------------------------------ helpers
 

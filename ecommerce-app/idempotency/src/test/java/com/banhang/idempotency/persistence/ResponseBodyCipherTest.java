@@ -230,7 +230,7 @@ class ResponseBodyCipherTest {
 
     var processing =
         rotated.findProcessing(
-            "payments.charge", java.time.Instant.now().plusSeconds(60), java.util.Set.of(), 10);
+            "payments.charge", java.time.Duration.ofSeconds(-60), java.util.Set.of(), 10);
     var page =
         rotated.listProcessing(new ProcessingQuery(null, "payments.charge", null, null), 0, 10);
 

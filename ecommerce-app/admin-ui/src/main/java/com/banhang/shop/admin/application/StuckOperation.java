@@ -3,7 +3,12 @@ package com.banhang.shop.admin.application;
 import java.time.Duration;
 import java.time.Instant;
 
-/** A key still processing: one row of the Stuck operations view. */
+/**
+ * A key still processing: one row of the Stuck operations view.
+ *
+ * @param readAt the database's clock when the key was read: its age and whether its lease ran out
+ *     are measured against it, never against this server's clock
+ */
 public record StuckOperation(
     KeyRef ref,
     int attempt,
@@ -11,13 +16,14 @@ public record StuckOperation(
     Instant lockedUntil,
     boolean outcomeUnknown,
     String lastCheck,
-    Instant lastCheckedAt) {
+    Instant lastCheckedAt,
+    Instant readAt) {
 
-  public Duration age(Instant now) {
-    return Duration.between(createdAt, now);
+  public Duration age() {
+    return Duration.between(createdAt, readAt);
   }
 
-  public boolean leaseExpired(Instant now) {
-    return !lockedUntil.isAfter(now);
+  public boolean leaseExpired() {
+    return !lockedUntil.isAfter(readAt);
   }
 }

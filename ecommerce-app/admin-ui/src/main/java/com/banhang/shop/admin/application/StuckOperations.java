@@ -9,7 +9,6 @@ import com.banhang.shop.payments.api.PaymentAttempts;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,10 +64,7 @@ public class StuckOperations {
             ? ProcessingQuery.NEVER_CHECKED
             : blankToNull(filter.lastCheck());
     return new ProcessingQuery(
-        blankToNull(filter.tenant()),
-        blankToNull(filter.operation()),
-        lastCheck,
-        Instant.now().minus(minAge));
+        blankToNull(filter.tenant()), blankToNull(filter.operation()), lastCheck, minAge);
   }
 
   private static String blankToNull(String value) {
@@ -83,6 +79,7 @@ public class StuckOperations {
         record.lockedUntil(),
         record.outcomeUnknown(),
         record.lastCheck(),
-        record.lastCheckedAt());
+        record.lastCheckedAt(),
+        record.readAt());
   }
 }

@@ -27,7 +27,6 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -111,9 +110,9 @@ public class StuckOperationsView extends VerticalLayout {
     grid.addColumn(s -> s.ref().tenant()).setHeader("Tenant").setAutoWidth(true);
     grid.addColumn(s -> s.ref().operation()).setHeader("Operation").setAutoWidth(true);
     grid.addColumn(s -> s.ref().key()).setHeader("Key").setAutoWidth(true);
-    grid.addColumn(s -> Formats.age(s.age(Instant.now()))).setHeader("Age").setAutoWidth(true);
+    grid.addColumn(s -> Formats.age(s.age())).setHeader("Age").setAutoWidth(true);
     grid.addColumn(StuckOperation::attempt).setHeader("Attempt");
-    grid.addColumn(s -> s.leaseExpired(Instant.now()) ? "expired" : "held")
+    grid.addColumn(s -> s.leaseExpired() ? "expired" : "held")
         .setHeader("Lease")
         .setAutoWidth(true);
     grid.addColumn(s -> s.outcomeUnknown() ? "yes" : "no").setHeader("Outcome unknown");
@@ -181,8 +180,7 @@ public class StuckOperationsView extends VerticalLayout {
     field(
         form,
         "Lease until",
-        Formats.instant(op.lockedUntil())
-            + (op.leaseExpired(Instant.now()) ? " (expired)" : " (held)"));
+        Formats.instant(op.lockedUntil()) + (op.leaseExpired() ? " (expired)" : " (held)"));
     field(form, "Created", Formats.instant(op.createdAt()));
     field(form, "Expires", Formats.instant(d.expiresAt()));
     field(form, "Outcome unknown", op.outcomeUnknown() ? "yes" : "no");

@@ -22,7 +22,8 @@ final class Fixtures {
         NOW.minus(Duration.ofMinutes(29)),
         true,
         lastCheck,
-        lastCheck == null ? null : NOW.minus(Duration.ofMinutes(1)));
+        lastCheck == null ? null : NOW.minus(Duration.ofMinutes(1)),
+        NOW);
   }
 
   static StuckOperationDetail detailOf(StuckOperation op) {

@@ -17,7 +17,6 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -168,8 +167,7 @@ public class Reconciliation {
   }
 
   private Outcome examine(IdempotencyRecord record) {
-    Check check =
-        stillLeased(record, Instant.now()) ? stillRunning(record) : reconcileSafely(record);
+    Check check = stillLeased(record) ? stillRunning(record) : reconcileSafely(record);
     if (LEAVE_PROCESSING.contains(check.outcome())) {
       recordCheck(record.claimedKey(), check);
     }
@@ -180,10 +178,11 @@ public class Reconciliation {
   /**
    * A request may still be working on a key whose lease has not run out, between its claim and the
    * commit of its payment attempt: releasing that key would orphan the attempt. A key whose outcome
-   * was marked unknown has no request working on it any more.
+   * was marked unknown has no request working on it any more. The lease is judged on the database's
+   * clock at the read, never this server's (docs/payments.md, "Several nodes").
    */
-  private static boolean stillLeased(IdempotencyRecord record, Instant now) {
-    return !record.outcomeUnknown() && record.lockedUntil().isAfter(now);
+  private static boolean stillLeased(IdempotencyRecord record) {
+    return !record.outcomeUnknown() && !record.leaseExpired();
   }
 
   private static Check stillRunning(IdempotencyRecord record) {
@@ -196,7 +195,7 @@ public class Reconciliation {
 
   private Check reconcileSafely(IdempotencyRecord record) {
     try {
-      return reconcile(record.claimedKey(), record.createdAt());
+      return reconcile(record.claimedKey(), record.age());
     } catch (ClaimLostException | PersistenceException e) {
       return new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     } catch (RuntimeException e) {
@@ -205,7 +204,7 @@ public class Reconciliation {
     }
   }
 
-  private Check reconcile(ClaimedKey claim, Instant claimedAt) {
+  private Check reconcile(ClaimedKey claim, Duration claimedAgo) {
     Optional<Payment> attempt = payments.attemptOf(claim);
     if (attempt.isEmpty()) {
       // The attempt commits before the gateway call: without one, nothing was ever sent.
@@ -215,11 +214,12 @@ public class Reconciliation {
     return switch (payment.status()) {
       case CAPTURED, DECLINED -> completeSettled(claim, payment);
       case ABANDONED -> release(claim);
-      case PENDING -> askGateway(claim, payment, claimedAt);
+      case PENDING -> askGateway(claim, payment, claimedAgo);
     };
   }
 
-  private Check askGateway(ClaimedKey claim, Payment payment, Instant claimedAt) {
+  /** {@code claimedAgo}: the key's age on the database's clock. */
+  private Check askGateway(ClaimedKey claim, Payment payment, Duration claimedAgo) {
     Optional<GatewayChargeDetails> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
@@ -232,7 +232,7 @@ public class Reconciliation {
               + e.getMessage());
     }
     if (charge.isEmpty()) {
-      if (claimedAt.plus(gatewayKeyRetention).isBefore(Instant.now())) {
+      if (claimedAgo.compareTo(gatewayKeyRetention) > 0) {
         return new Check(
             Outcome.NEEDS_OPERATOR,
             "the gateway has no charge under gateway key "

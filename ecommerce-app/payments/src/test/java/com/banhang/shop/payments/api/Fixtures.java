@@ -40,7 +40,34 @@ final class Fixtures {
         null,
         null,
         null,
-        null);
+        null,
+        now);
+  }
+
+  /**
+   * A processing key as a database whose clock reads {@code databaseNow} returns it: claimed {@code
+   * age} ago, its lease ending {@code leaseLeft} from then (negative: ran out), every time on the
+   * database's clock.
+   */
+  static IdempotencyRecord processingSeenAt(
+      Instant databaseNow, Duration age, Duration leaseLeft, boolean outcomeUnknown) {
+    return new IdempotencyRecord(
+        TENANT,
+        Reconciliation.OPERATION,
+        KEY,
+        "hash",
+        RecordStatus.PROCESSING,
+        outcomeUnknown,
+        2,
+        databaseNow.plus(leaseLeft),
+        databaseNow.minus(age),
+        null,
+        databaseNow.minus(age).plus(Duration.ofDays(7)),
+        null,
+        null,
+        null,
+        null,
+        databaseNow);
   }
 
   static IdempotencyRecord record(
@@ -61,7 +88,8 @@ final class Fixtures {
         null,
         lastCheck,
         lastCheck == null ? null : "checked before",
-        lastCheck == null ? null : now.minusSeconds(60));
+        lastCheck == null ? null : now.minusSeconds(60),
+        now);
   }
 
   /** A PENDING attempt of {@link #ORDER} for {@link #AMOUNT} VND under the key's claim. */

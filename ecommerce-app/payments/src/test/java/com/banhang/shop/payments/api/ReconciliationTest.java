@@ -135,6 +135,74 @@ class ReconciliationTest {
     verifyNoInteractions(payments, gateway, completion);
   }
 
+  // ------------------------------------------------------------------ the database's clock
+  // docs/payments.md, "Several nodes": the lease and the gateway's key retention are judged on the
+  // database's clock at the read, whatever this server's clock says.
+
+  private static final Duration SKEW = Duration.ofMinutes(10);
+
+  @Test
+  void aLeaseRunningByTheDatabase_appClockAhead_isStillRunning() {
+    Instant databaseNow = Instant.now().minus(SKEW);
+    runFinds(
+        Fixtures.processingSeenAt(
+            databaseNow, Duration.ofSeconds(10), Duration.ofSeconds(20), false));
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
+    verifyNoInteractions(payments, gateway, completion);
+  }
+
+  @Test
+  void aLeaseRunOutByTheDatabase_appClockBehind_isReconciled() {
+    Instant databaseNow = Instant.now().plus(SKEW);
+    IdempotencyRecord key =
+        Fixtures.processingSeenAt(
+            databaseNow, Duration.ofMinutes(3), Duration.ofSeconds(-1), false);
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
+    when(records.release(key.claimedKey())).thenReturn(true);
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
+  }
+
+  @Test
+  void aKeyYoungerThanTheGatewayRetentionByTheDatabase_appClockAhead_isReleased() {
+    Instant databaseNow = Instant.now().minus(SKEW.multipliedBy(2));
+    IdempotencyRecord key =
+        Fixtures.processingSeenAt(
+            databaseNow, Duration.ofHours(24).minusMinutes(10), Duration.ofHours(-23), true);
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
+    when(records.release(key.claimedKey())).thenReturn(true);
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
+    verify(payments).abandon(payment.id());
+  }
+
+  @Test
+  void aKeyOlderThanTheGatewayRetentionByTheDatabase_appClockBehind_needsAnOperator() {
+    Instant databaseNow = Instant.now().plus(SKEW.multipliedBy(2));
+    IdempotencyRecord key =
+        Fixtures.processingSeenAt(
+            databaseNow, Duration.ofHours(24).plusMinutes(10), Duration.ofHours(-23), true);
+    runFinds(key);
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
+
+    ReconciliationReport report = reconciliation.reconcile();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
+    verify(payments, never()).abandon(anyString());
+    verify(records, never()).release(any());
+  }
+
   @Test
   void anUnexpectedErrorIsRecordedAsFailed() {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
