@@ -22,6 +22,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
     String sql = "SELECT won, " + COLUMNS + " FROM idempotency_claim(?, ?, ?, ?, ?, ?, ?)";
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
+      requireAutoCommit(connection);
       bind(
           statement,
           request.tenant(),
