@@ -281,6 +281,29 @@ class IdempotencyInContainerIT {
     assertThat(InContainerAccess.completed(requestState)).isNotNull();
   }
 
+  // The claim commits on its own, before the operation: inside a JTA transaction the store refuses
+  // it and writes nothing (docs/sqlserver.md). Liberty's connection handle answers
+  // getAutoCommit() == true inside the transaction, so a check of the connection alone passes.
+  @Test
+  void claimInsideAJtaTransaction_isRefused_andWritesNothing() throws Exception {
+    String operation = "widgets.in-transaction";
+    String key = newKey();
+    UserTransaction transaction = userTransaction();
+
+    transaction.begin();
+    try {
+      assertThatThrownBy(() -> store.claim(claimRequest(operation, key)))
+          .isInstanceOf(com.banhang.idempotency.IdempotencyStoreUnavailableException.class)
+          .hasMessageContaining("outside any transaction");
+    } finally {
+      transaction.rollback();
+    }
+    assertThat(records.find(TENANT, operation, key)).isEmpty();
+    assertThat(store.claim(claimRequest(operation, key)).won())
+        .as("outside the transaction the same claim is made")
+        .isTrue();
+  }
+
   // 4. Fencing: a stale claim can neither complete nor release the key; the new owner can.
   @Test
   void staleClaimCannotCompleteTheKey_theNewOwnerCan() {

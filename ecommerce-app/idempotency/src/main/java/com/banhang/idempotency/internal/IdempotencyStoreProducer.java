@@ -7,6 +7,7 @@ import com.banhang.idempotency.persistence.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -25,7 +26,7 @@ public class IdempotencyStoreProducer {
   @Produces
   @ApplicationScoped
   IdempotencyStore store() {
-    return new LazyIdempotencyStore(this::resolve);
+    return new LazyIdempotencyStore(this::resolve, IdempotencyStoreProducer::insideJtaTransaction);
   }
 
   private IdempotencyStore resolve() {
@@ -50,6 +51,18 @@ public class IdempotencyStoreProducer {
     } catch (IllegalArgumentException e) {
       throw new IdempotencyStoreUnavailableException(
           "the body encryption keys are configured wrongly: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the calling thread runs inside a JTA transaction; false where there is no JTA. */
+  private static boolean insideJtaTransaction() {
+    try {
+      TransactionSynchronizationRegistry transactions =
+          (TransactionSynchronizationRegistry)
+              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+      return transactions.getTransactionKey() != null;
+    } catch (NamingException | ClassCastException e) {
+      return false;
     }
   }
 

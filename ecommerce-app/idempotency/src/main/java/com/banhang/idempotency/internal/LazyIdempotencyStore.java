@@ -1,6 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.persistence.ClaimRequest;
 import com.banhang.idempotency.persistence.ClaimResult;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
@@ -15,22 +16,36 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * Finds the database on first use rather than at start-up, so that a database that is down when the
  * server starts makes requests fail closed (503) instead of the application failing to deploy.
+ *
+ * <p>It also refuses a claim made inside a JTA transaction: a claim commits on its own, before the
+ * operation runs, and one made on the transaction's connection would commit or roll back with it.
+ * The stores' own check of the connection's auto-commit cannot see this on Open Liberty, whose
+ * connection handle answers {@code getAutoCommit() == true} inside a global transaction (seen in
+ * it-arquillian); docs/sqlserver.md, "The claim refuses every caller's transaction".
  */
 final class LazyIdempotencyStore implements IdempotencyStore {
 
   private final Supplier<IdempotencyStore> delegate;
+  private final BooleanSupplier insideTransaction;
 
-  LazyIdempotencyStore(Supplier<IdempotencyStore> delegate) {
+  LazyIdempotencyStore(Supplier<IdempotencyStore> delegate, BooleanSupplier insideTransaction) {
     this.delegate = delegate;
+    this.insideTransaction = insideTransaction;
   }
 
   @Override
   public ClaimResult claim(ClaimRequest request) {
+    if (insideTransaction.getAsBoolean()) {
+      throw new IdempotencyStoreUnavailableException(
+          "a claim must run outside any transaction: it commits on its own, before the operation",
+          null);
+    }
     return delegate.get().claim(request);
   }
 

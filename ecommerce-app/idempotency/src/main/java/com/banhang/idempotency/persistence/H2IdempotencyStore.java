@@ -129,6 +129,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   private int executeUpdateOrThrow(String sql, Object... parameters) throws SQLException {
     try (var connection = dataSource.getConnection();
         var statement = connection.prepareStatement(sql)) {
+      requireAutoCommit(connection);
       bind(statement, parameters);
       return statement.executeUpdate();
     }

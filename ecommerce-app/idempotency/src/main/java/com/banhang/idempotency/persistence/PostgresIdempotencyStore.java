@@ -26,6 +26,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
             + ", clock_timestamp() FROM idempotency_claim(?, ?, ?, ?, ?, ?, ?)";
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
+      requireAutoCommit(connection);
       bind(
           statement,
           request.tenant(),

@@ -2,6 +2,7 @@ package com.banhang.idempotency.persistence;
 
 import java.sql.CallableStatement;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -23,6 +24,9 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
     try (Connection connection = dataSource.getConnection();
         CallableStatement call =
             connection.prepareCall("{call dbo.usp_idempotency_claim(?, ?, ?, ?, ?, ?, ?)}")) {
+      // The procedure refuses a caller's transaction too (sql/sqlserver V5); this check names
+      // the cause before a round trip.
+      requireAutoCommit(connection);
       bind(
           call,
           request.tenant(),
@@ -51,10 +55,24 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
     }
   }
 
+  /**
+   * The purge skips rows that another transaction holds locked instead of waiting for them
+   * (docs/sqlserver.md, "Purge and reconciliation skip locked rows"). It finds rows through the
+   * expiry index, then locks their clustered rows, while a claim or a completion locks the
+   * clustered row first and the index rows after it: waiting in opposite orders is a deadlock.
+   * READPAST skips row locks but not page locks, hence ROWLOCK. With READ_COMMITTED_SNAPSHOT on,
+   * SQL Server accepts READPAST under READ COMMITTED only beside READCOMMITTEDLOCK, which is a
+   * granularity hint like ROWLOCK, and the two may not be combined.
+   */
   @Override
   public int purgeExpired(int batchSize) {
+    String hints =
+        readCommittedSnapshot()
+            ? " WITH (READCOMMITTEDLOCK, READPAST)"
+            : " WITH (ROWLOCK, READPAST)";
     return executeUpdate(
         "DELETE TOP (?) FROM idempotency_record"
+            + hints
             + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
             + now(),
         batchSize);
@@ -78,6 +96,40 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
   protected java.util.List<Object> plusMillisParameters(long millis) {
     long seconds = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, millis / 1000));
     return java.util.List.of((int) (millis % 1000), (int) seconds);
+  }
+
+  /**
+   * Reconciliation's reader skips processing rows that a claim or a completion holds locked; it
+   * looks again at its next round. With READ_COMMITTED_SNAPSHOT on it reads row versions and takes
+   * no shared locks, so it cannot wait in a lock cycle and needs no hint.
+   */
+  @Override
+  protected String processingReaderHints() {
+    return readCommittedSnapshot() ? "" : " WITH (READPAST)";
+  }
+
+  private volatile Boolean readCommittedSnapshot;
+
+  /**
+   * Whether the database reads committed data from row versions (READ_COMMITTED_SNAPSHOT), read
+   * once. While it cannot be read, the answer is "on": the hints chosen then are valid either way.
+   */
+  boolean readCommittedSnapshot() {
+    Boolean known = readCommittedSnapshot;
+    if (known == null) {
+      try (Connection connection = dataSource.getConnection();
+          PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT is_read_committed_snapshot_on FROM sys.databases"
+                      + " WHERE database_id = DB_ID()");
+          ResultSet rs = statement.executeQuery()) {
+        known = !rs.next() || rs.getBoolean(1);
+      } catch (SQLException e) {
+        return true;
+      }
+      readCommittedSnapshot = known;
+    }
+    return known;
   }
 
   @Override

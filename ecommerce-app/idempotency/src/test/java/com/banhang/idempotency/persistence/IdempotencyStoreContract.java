@@ -1,10 +1,14 @@
 package com.banhang.idempotency.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.RecordsOver;
 import com.banhang.idempotency.SkewedDataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -145,6 +149,84 @@ abstract class IdempotencyStoreContract {
         .isEqualTo(RecordStatus.PROCESSING);
     assertThat(store.find("alice", "payments.charge", key).orElseThrow().requestHash())
         .isEqualTo(OTHER_HASH);
+  }
+
+  // ------------------------------------------------------------------ the claim's own transaction
+
+  @Test
+  void claim_outsideAnyTransaction_committedAndSeenByAnotherConnectionAtOnce() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, LONG, LONG, false));
+
+    try (Connection other = dataSource().getConnection();
+        PreparedStatement select =
+            other.prepareStatement(
+                "SELECT status, attempt FROM idempotency_record"
+                    + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?")) {
+      select.setString(1, TENANT);
+      select.setString(2, OPERATION);
+      select.setString(3, key);
+      try (ResultSet rs = select.executeQuery()) {
+        assertThat(rs.next()).as("the claim is visible to another connection").isTrue();
+        assertThat(rs.getString(1)).isEqualTo("PROCESSING");
+        assertThat(rs.getInt(2)).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void claim_onAConnectionOfAnOpenTransaction_refusedAndLeavesNoRow() throws Exception {
+    // A JTA transaction's connection, as a claim made inside a business transaction would get it:
+    // auto-commit off, every statement in the caller's transaction.
+    String key = newKey();
+    try (Connection held = dataSource().getConnection()) {
+      held.setAutoCommit(false);
+      IdempotencyStore inTransaction = JdbcIdempotencyStore.forDataSource(singleConnection(held));
+
+      assertThatThrownBy(() -> inTransaction.claim(request(key, HASH, LONG, LONG, false)))
+          .isInstanceOf(IdempotencyStoreUnavailableException.class)
+          .hasMessageContaining("outside any transaction");
+      try (PreparedStatement select =
+          held.prepareStatement(
+              "SELECT COUNT(*) FROM idempotency_record WHERE idempotency_key = ?")) {
+        select.setString(1, key);
+        try (ResultSet rs = select.executeQuery()) {
+          rs.next();
+          assertThat(rs.getLong(1)).as("nothing written inside the caller's transaction").isZero();
+        }
+      }
+      held.rollback();
+    }
+    assertThat(store.find(TENANT, OPERATION, key)).isEmpty();
+  }
+
+  /** A data source that hands out {@code connection} every time and never closes it. */
+  static DataSource singleConnection(Connection connection) {
+    Connection unclosable =
+        (Connection)
+            Proxy.newProxyInstance(
+                Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("close")) {
+                    return null;
+                  }
+                  try {
+                    return method.invoke(connection, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    return (DataSource)
+        Proxy.newProxyInstance(
+            DataSource.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("getConnection")) {
+                return unclosable;
+              }
+              throw new UnsupportedOperationException(method.getName());
+            });
   }
 
   // ------------------------------------------------------------------ completing

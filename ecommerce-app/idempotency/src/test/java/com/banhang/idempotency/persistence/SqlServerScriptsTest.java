@@ -1,0 +1,184 @@
+package com.banhang.idempotency.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.internal.parser.ParsingContext;
+import org.flywaydb.core.internal.resource.filesystem.FileSystemResource;
+import org.flywaydb.core.internal.sqlscript.SqlStatement;
+import org.flywaydb.core.internal.sqlscript.SqlStatementIterator;
+import org.flywaydb.database.sqlserver.SQLServerParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SQL Server scripts, read offline by Flyway's own SQL Server parser (the one that splits them
+ * into batches at start-up), since no SQL Server runs where this project is built. This proves that
+ * Flyway can split them and that V5 is complete; it does not prove that SQL Server accepts them
+ * (docs/sqlserver.md says what was reviewed by hand instead).
+ */
+class SqlServerScriptsTest {
+
+  private static final Path DIR = Path.of(System.getProperty("sql.dir", "../../sql"), "sqlserver");
+
+  /** Every script's batches, by file name, in version order. */
+  private static final Map<String, List<String>> BATCHES = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void parseEveryScript() throws Exception {
+    try (Stream<Path> files = Files.list(DIR)) {
+      for (Path file :
+          files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).toList()) {
+        BATCHES.put(file.getFileName().toString(), parse(file));
+      }
+    }
+    // Version order, not name order: V10 comes after V9.
+    List<Map.Entry<String, List<String>>> sorted = new ArrayList<>(BATCHES.entrySet());
+    sorted.sort((a, b) -> Integer.compare(version(a.getKey()), version(b.getKey())));
+    BATCHES.clear();
+    sorted.forEach(e -> BATCHES.put(e.getKey(), e.getValue()));
+  }
+
+  @Test
+  void everyScript_parsesIntoBatches_andModulesStartTheirBatch() {
+    assertThat(BATCHES).containsKeys("V1__idempotency_record.sql", "V5__sqlserver_readiness.sql");
+    BATCHES.forEach(
+        (file, batches) -> {
+          assertThat(batches).as(file).isNotEmpty();
+          for (String batch : batches) {
+            // CREATE [OR ALTER] PROCEDURE / TRIGGER must be the first statement of its batch.
+            if (Pattern.compile("(?i)\\bCREATE\\s+(OR\\s+ALTER\\s+)?(PROCEDURE|TRIGGER)\\b")
+                .matcher(batch)
+                .find()) {
+              assertThat(withoutComments(batch).strip())
+                  .as(file + ": a module is alone at the head of its batch")
+                  .matches("(?is)^CREATE\\s+(OR\\s+ALTER\\s+)?(PROCEDURE|TRIGGER)\\b.*");
+            }
+          }
+        });
+  }
+
+  @Test
+  void v5_recreatesEveryKeyAndIndexItDrops_afterChangingTheColumns() {
+    List<String> batches = BATCHES.get("V5__sqlserver_readiness.sql");
+    int drops = indexOf(batches, "DROP CONSTRAINT");
+    int alters = indexOf(batches, "ALTER COLUMN");
+    int creates = indexOf(batches, "ADD CONSTRAINT");
+    assertThat(drops).isLessThan(alters);
+    assertThat(alters).isLessThan(creates);
+
+    String script = String.join("\n", batches);
+    Set<String> dropped =
+        names(script, "(?i)DROP\\s+CONSTRAINT\\s+(\\w+)", "(?i)DROP\\s+INDEX\\s+(\\w+)");
+    Set<String> created =
+        names(
+            script,
+            "(?i)ADD\\s+CONSTRAINT\\s+(\\w+)",
+            "(?i)CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\w+)");
+    assertThat(dropped).isNotEmpty();
+    assertThat(created).isEqualTo(dropped);
+  }
+
+  @Test
+  void v5_givesEveryIdComparedWithAJavaString_theTypeTheDriverSends() {
+    // mssql-jdbc sends String parameters as nvarchar (docs/sqlserver.md): these columns are
+    // compared with EclipseLink's parameters and must not need a conversion.
+    String script = String.join("\n", BATCHES.get("V5__sqlserver_readiness.sql"));
+    Map<String, String> altered = new LinkedHashMap<>();
+    Matcher m =
+        Pattern.compile(
+                "(?i)ALTER\\s+TABLE\\s+dbo\\.(\\w+)\\s+ALTER\\s+COLUMN\\s+(\\w+)\\s+([^;]+);")
+            .matcher(script);
+    while (m.find()) {
+      altered.put(m.group(1) + "." + m.group(2), m.group(3).trim());
+    }
+    assertThat(altered)
+        .containsOnlyKeys(
+            "shop_order.id",
+            "order_line.order_id",
+            "payment.id",
+            "payment.order_id",
+            "payment.active_order_id",
+            "payment.idempotency_key");
+    assertThat(altered.values())
+        .allSatisfy(
+            type ->
+                assertThat(type)
+                    .matches("(?i)nvarchar\\(\\d+\\) COLLATE Latin1_General_100_BIN2 (NOT )?NULL"));
+  }
+
+  @Test
+  void latestClaimProcedure_refusesExplicitAndImplicitTransactions() {
+    String procedure = null;
+    for (List<String> batches : BATCHES.values()) {
+      for (String batch : batches) {
+        if (batch.matches(
+            "(?is).*CREATE\\s+OR\\s+ALTER\\s+PROCEDURE\\s+dbo\\.usp_idempotency_claim\\b.*")) {
+          procedure = withoutComments(batch);
+        }
+      }
+    }
+    assertThat(procedure).isNotNull();
+    assertThat(procedure)
+        .containsPattern(
+            "IF\\s+@@TRANCOUNT\\s*>\\s*0\\s+OR\\s+\\(@@OPTIONS\\s*&\\s*2\\)\\s*=\\s*2\\s+THROW");
+    // The guard comes before the procedure's own transaction.
+    assertThat(procedure.indexOf("@@OPTIONS")).isLessThan(procedure.indexOf("BEGIN TRANSACTION"));
+    // As many parameters as SqlServerIdempotencyStore binds.
+    String header = procedure.substring(0, procedure.indexOf("\nAS\n"));
+    assertThat(Pattern.compile("(?m)^\\s*@\\w+\\s+\\w+").matcher(header).results().count())
+        .isEqualTo(7);
+  }
+
+  private static int version(String file) {
+    return Integer.parseInt(file.substring(1, file.indexOf("__")));
+  }
+
+  private static int indexOf(List<String> batches, String text) {
+    for (int i = 0; i < batches.size(); i++) {
+      if (withoutComments(batches.get(i)).contains(text)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no batch with " + text);
+  }
+
+  private static Set<String> names(String script, String... patterns) {
+    Set<String> names = new TreeSet<>();
+    String sql = withoutComments(script);
+    for (String pattern : patterns) {
+      Pattern.compile(pattern).matcher(sql).results().forEach(r -> names.add(r.group(1)));
+    }
+    return names;
+  }
+
+  private static String withoutComments(String sql) {
+    return sql.replaceAll("(?m)--.*$", "");
+  }
+
+  private static List<String> parse(Path file) throws Exception {
+    SQLServerParser parser = new SQLServerParser(Flyway.configure(), new ParsingContext());
+    List<String> batches = new ArrayList<>();
+    try (SqlStatementIterator it =
+        parser.parse(
+            new FileSystemResource(null, file.toString(), StandardCharsets.UTF_8, false))) {
+      while (it.hasNext()) {
+        SqlStatement statement = it.next();
+        batches.add(statement.getSql());
+      }
+    }
+    return batches;
+  }
+}
