@@ -161,7 +161,8 @@ class IdempotencyGateClockTest {
   }
 
   /**
-   * Sends the request with {@link #KEY} and {@link #BODY}; the response it aborted with, or null.
+   * Sends the request with {@link #KEY} and {@link #BODY} through the filter's admission and the
+   * claim interceptor's claim; the response either answered with, or null when the key was claimed.
    */
   private static Response send(IdempotencyGate gate, SideEffects sideEffects) {
     Response[] aborted = new Response[1];
@@ -205,7 +206,11 @@ class IdempotencyGateClockTest {
                     });
     gate.state = new IdempotentRequestState();
     gate.beforeMethod(policy(sideEffects), context);
-    return aborted[0];
+    if (aborted[0] != null) {
+      return aborted[0];
+    }
+    // Admitted by the filter: the claim interceptor claims when the method is invoked.
+    return gate.claimAdmitted();
   }
 
   private static Idempotent policy(SideEffects sideEffects) {
