@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.*;
  *   kill  <reps>  (env SIGNAL=TERM: send SIGTERM instead of SIGKILL)
  *   kill  <reps> <threads> <minKillMs> <maxKillMs> name=suffix ...   SIGKILL loss test (interleaved variants)
  *   bench <rounds> <threads> <ms> name=suffix ...                    throughput, no kill (interleaved, warm-up round 0 discarded)
+ *   grow  <orders> <threads> name=suffix ...                          file size after N orders (2 commits each, as the shop)
  *   child <url> <threads> <ms> <print 0|1>                           (internal) the worker JVM
  *
  * suffix = everything after jdbc:h2:file:<dir>/shop  (e.g. ";LOCK_TIMEOUT=10000;AUTO_SERVER=TRUE")
@@ -24,6 +25,7 @@ public class H2DurabilityExperiment {
             case "child": child(a[1], Integer.parseInt(a[2]), Long.parseLong(a[3]), a[4].equals("1")); break;
             case "kill": kill(a); break;
             case "bench": bench(a); break;
+            case "grow": grow(a); break;
             default: throw new IllegalArgumentException(a[0]);
         }
     }
@@ -99,6 +101,52 @@ public class H2DurabilityExperiment {
         LinkedHashMap<String, String> m = new LinkedHashMap<>();
         for (int i = from; i < a.length; i++) { int k = a[i].indexOf('='); m.put(a[i].substring(0, k), a[i].substring(k + 1)); }
         return m;
+    }
+
+    // ---------------------------------------------------------------- grow
+    /**
+     * File growth: each order is what the shop commits for one POST /api/v1/orders with a claim
+     * first, a key row committed on its own, then the order and the completed key in one commit.
+     * Prints the file size while open (after the last commit) and after a clean close.
+     */
+    static void grow(String[] a) throws Exception {
+        int orders = Integer.parseInt(a[1]), threads = Integer.parseInt(a[2]);
+        System.out.printf("%-28s %8s %9s %12s %12s%n", "variant", "orders", "seconds", "open MB", "closed MB");
+        for (var v : variants(a, 3).entrySet()) {
+            Path dir = freshDir("grow-" + v.getKey());
+            String url = "jdbc:h2:file:" + dir + "/shop" + v.getValue();
+            try (Connection c = DriverManager.getConnection(url, "sa", "")) {
+                c.createStatement().execute("CREATE TABLE KEYS(K VARCHAR(64) PRIMARY KEY, STATUS VARCHAR(16), BODY VARCHAR(2000))");
+                c.createStatement().execute("CREATE TABLE ORDERS(ID VARCHAR(64) PRIMARY KEY, PAYLOAD VARCHAR(2000))");
+                AtomicInteger next = new AtomicInteger();
+                long t0 = System.nanoTime();
+                List<Thread> ts = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    Thread th = new Thread(() -> {
+                        try (Connection w = DriverManager.getConnection(url, "sa", "")) {
+                            w.setAutoCommit(false);
+                            PreparedStatement claim = w.prepareStatement("INSERT INTO KEYS(K, STATUS) VALUES(?, 'PROCESSING')");
+                            PreparedStatement order = w.prepareStatement("INSERT INTO ORDERS(ID, PAYLOAD) VALUES(?, ?)");
+                            PreparedStatement done = w.prepareStatement("UPDATE KEYS SET STATUS = 'COMPLETED', BODY = ? WHERE K = ?");
+                            String payload = "x".repeat(300);
+                            for (int i; (i = next.incrementAndGet()) <= orders; ) {
+                                String key = UUID.randomUUID().toString();
+                                claim.setString(1, key); claim.executeUpdate(); w.commit();
+                                order.setString(1, "order-" + i); order.setString(2, payload); order.executeUpdate();
+                                done.setString(1, payload); done.setString(2, key); done.executeUpdate(); w.commit();
+                            }
+                        } catch (SQLException e) { throw new RuntimeException(e); }
+                    });
+                    ts.add(th); th.start();
+                }
+                for (Thread th : ts) th.join();
+                double sec = (System.nanoTime() - t0) / 1e9;
+                long open = Files.size(dir.resolve("shop.mv.db"));
+                c.close();
+                long closed = Files.size(dir.resolve("shop.mv.db"));
+                System.out.printf("%-28s %8d %9.1f %12.1f %12.1f%n", v.getKey(), orders, sec, open / 1048576.0, closed / 1048576.0);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- kill

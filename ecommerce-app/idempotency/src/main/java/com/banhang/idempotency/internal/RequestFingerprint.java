@@ -162,7 +162,9 @@ public final class RequestFingerprint {
         | IllegalStateException
         | NoSuchElementException
         | NumberFormatException
-        | ArithmeticException e) {
+        | ArithmeticException
+        | UnsupportedOperationException e) {
+      // The last: JSON-P refuses a number of more than 1,100 characters with it.
       throw malformed("the body is not valid JSON");
     }
   }

@@ -210,6 +210,13 @@ class RequestFingerprintTest {
         .isNotEqualTo(fingerprint("{\"n\":" + other + "}"));
   }
 
+  @Test
+  void numberOfThousandsOfDigits_isMalformed_notAnInternalError() {
+    // JSON-P refuses to read a number this long with an UnsupportedOperationException (a 500 in
+    // the bad-input corpus of the HTTP suite, before it was caught).
+    assertRejected("{\"amount\":" + "9".repeat(5000) + "}", "malformed-request-body");
+  }
+
   private static void assertRejected(String body, String problemType) {
     assertThatThrownBy(() -> fingerprint(body))
         .as("body <%s>", body)

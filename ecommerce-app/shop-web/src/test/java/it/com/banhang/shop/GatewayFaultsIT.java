@@ -13,6 +13,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -98,8 +99,10 @@ class GatewayFaultsIT {
     assertThat(Sandbox.charges(orderId)).isEqualTo(1);
 
     Sandbox.noFaults();
-    Response report = Payments.reconcileNow();
-    assertThat(report.statusCode()).isEqualTo(200);
+    assertThat(Payments.keyState("alice", key)).startsWith("PROCESSING ");
+    Map<String, Integer> report = Payments.reconcileNowReport();
+    assertThat(report.get("CAPTURED")).as("keys the run captured").isGreaterThanOrEqualTo(1);
+    assertThat(Payments.keyState("alice", key)).isEqualTo("COMPLETED 201");
 
     Response afterReconciliation = pay("alice", orderId, key, "pm_card_ok");
     assertThat(afterReconciliation.statusCode()).isEqualTo(201);
@@ -120,7 +123,10 @@ class GatewayFaultsIT {
     assertThat(Sandbox.charges(orderId)).isZero();
 
     Sandbox.noFaults();
-    assertThat(Payments.reconcileNow().statusCode()).isEqualTo(200);
+    assertThat(Payments.keyState("alice", key)).startsWith("PROCESSING ");
+    Map<String, Integer> report = Payments.reconcileNowReport();
+    assertThat(report.get("RELEASED")).as("keys the run released").isGreaterThanOrEqualTo(1);
+    assertThat(Payments.keyState("alice", key)).isEqualTo("RELEASED null");
 
     Response retry = pay("alice", orderId, key, "pm_card_ok");
     assertThat(retry.statusCode()).isEqualTo(201);

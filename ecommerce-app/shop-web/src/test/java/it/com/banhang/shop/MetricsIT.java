@@ -153,7 +153,14 @@ class MetricsIT {
                 assertThat(
                         now.value("idempotency_processing_oldest_age_seconds", "operation", CREATE))
                     .isGreaterThanOrEqualTo(2 * 3600.0);
+                long expiredLeases =
+                    ShopDatabase.count(
+                        "SELECT COUNT(*) FROM idempotency_record WHERE operation = ?"
+                            + " AND status = 'PROCESSING' AND locked_until < ?",
+                        CREATE,
+                        OffsetDateTime.now(ZoneOffset.UTC));
                 assertThat(now.value("idempotency_leases_expired", "operation", CREATE))
+                    .isEqualTo((double) expiredLeases)
                     .isGreaterThanOrEqualTo(1.0);
               });
     } finally {
@@ -202,7 +209,30 @@ class MetricsIT {
   }
 
   @Test
-  void anOperatorPurge_movesThePurgeRunCounterByExactlyOne() {
+  void anOperatorPurge_movesThePurgeRunCounterByExactlyOne_andTheRowCounterByTheRowsItDeleted() {
+    // Two expired rows of a tenant no one else uses, so that the purge has rows to count.
+    String tenant = "metrics-purge-" + newKey().substring(0, 8);
+    OffsetDateTime longAgo = OffsetDateTime.now(ZoneOffset.UTC).minusDays(30);
+    for (String status : List.of("COMPLETED", "RELEASED")) {
+      update(
+          "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, request_hash,"
+              + " status, attempt, locked_until, created_at, completed_at, expires_at)"
+              + " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)",
+          tenant,
+          CREATE,
+          "expired-" + status,
+          "0".repeat(64),
+          status,
+          longAgo,
+          longAgo,
+          longAgo,
+          longAgo.plusDays(1));
+    }
+    long purgeable =
+        ShopDatabase.count(
+            "SELECT COUNT(*) FROM idempotency_record"
+                + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ?",
+            OffsetDateTime.now(ZoneOffset.UTC));
     Metrics before = Metrics.read();
     Response purge =
         ShopApi.as("operator")
@@ -224,7 +254,12 @@ class MetricsIT {
     assertThat(
             after.value("idempotency_purge_rows_total")
                 - before.value("idempotency_purge_rows_total"))
-        .isGreaterThanOrEqualTo(0.0);
+        .as("rows the purge counted, of %s expired before it ran", purgeable)
+        .isEqualTo((double) purgeable);
+    assertThat(
+            ShopDatabase.count(
+                "SELECT COUNT(*) FROM idempotency_record WHERE tenant_id = ?", tenant))
+        .isZero();
   }
 
   /**

@@ -24,7 +24,6 @@ class OrderIdempotencyIT {
     assertThat(created.header("Location")).contains("/api/v1/orders/" + created.path("id"));
     assertThat(created.header("Idempotency-Key-Expires")).endsWith("GMT");
     assertThat(created.header("Idempotent-Replayed")).isNull();
-    assertThat(created.header("Set-Cookie")).isNull();
     assertThat((Integer) created.path("total")).isEqualTo(1_250_000);
     assertThat((String) created.path("status")).isEqualTo("PENDING_PAYMENT");
     assertThat(ShopDatabase.ordersWithSku(sku)).isEqualTo(1);
@@ -211,25 +210,25 @@ class OrderIdempotencyIT {
 
   @Test
   void metrics_countReplaysAndReusedKeysPerOperation() {
+    // Read before and after: the counters are the server's totals, which earlier tests moved.
+    MetricsIT.Metrics before = MetricsIT.Metrics.read();
     String key = newKey();
     String sku = newSku();
-    createOrder("alice", key, orderBody(sku, 1, 1));
-    createOrder("alice", key, orderBody(sku, 1, 1));
-    createOrder("alice", key, orderBody(sku, 2, 1));
+    assertThat(createOrder("alice", key, orderBody(sku, 1, 1)).statusCode()).isEqualTo(201);
+    assertThat(createOrder("alice", key, orderBody(sku, 1, 1)).statusCode()).isEqualTo(201);
+    assertThat(createOrder("alice", key, orderBody(sku, 2, 1)).statusCode()).isEqualTo(422);
+    MetricsIT.Metrics after = MetricsIT.Metrics.read();
 
-    String metrics =
-        io.restassured.RestAssured.given()
-            .baseUri(ShopApi.URL)
-            .get("/metrics?scope=application")
-            .asString();
-
-    assertThat(metrics)
-        .containsPattern(
-            "idempotency_requests_total\\{[^}]*operation=\"orders.create\"[^}]*outcome=\"replayed\"[^}]*\\} [1-9]")
-        .containsPattern(
-            "idempotency_requests_total\\{[^}]*operation=\"orders.create\"[^}]*outcome=\"key_reused\"[^}]*\\} [1-9]")
-        .containsPattern(
-            "idempotency_requests_total\\{[^}]*operation=\"orders.create\"[^}]*outcome=\"completed\"[^}]*\\} [1-9]");
+    for (var expected :
+        java.util.Map.of("completed", 1.0, "replayed", 1.0, "key_reused", 1.0, "released", 0.0)
+            .entrySet()) {
+      String[] series = {"operation", "orders.create", "outcome", expected.getKey()};
+      assertThat(
+              after.value("idempotency_requests_total", series)
+                  - before.value("idempotency_requests_total", series))
+          .as("idempotency_requests_total{outcome=%s} moved by", expected.getKey())
+          .isEqualTo(expected.getValue());
+    }
   }
 
   static String withMerchantId(String body, String merchantOrderId) {

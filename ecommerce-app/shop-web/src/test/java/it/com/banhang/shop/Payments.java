@@ -4,10 +4,12 @@ import static it.com.banhang.shop.ShopApi.createOrder;
 import static it.com.banhang.shop.ShopApi.newKey;
 import static it.com.banhang.shop.ShopApi.newSku;
 import static it.com.banhang.shop.ShopApi.orderBody;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import java.util.Map;
 
 /** Creating orders to pay, and paying them, as a client does. */
 public final class Payments {
@@ -41,6 +43,43 @@ public final class Payments {
                 + paymentMethod
                 + "\"}")
         .post("/api/v1/orders/" + orderId + "/payments");
+  }
+
+  /**
+   * Runs reconciliation now and returns its report's counts per outcome, after checking that the
+   * report is whole: every outcome counted, the counts adding up to the keys it examined. A run
+   * looks at every payments.charge key in processing, so a test reads the counts of its own outcome
+   * as a lower bound and checks its own key with {@link #keyState}.
+   */
+  public static Map<String, Integer> reconcileNowReport() {
+    Response report = reconcileNow();
+    assertThat(report.statusCode()).as(report.asString()).isEqualTo(200);
+    Map<String, Integer> outcomes = report.path("outcomes");
+    int examined = report.path("examined");
+    assertThat(outcomes)
+        .as("reconciliation report %s", report.asString())
+        .containsKeys(
+            "CAPTURED",
+            "DECLINED",
+            "RELEASED",
+            "GATEWAY_UNREACHABLE",
+            "STILL_RUNNING",
+            "NEEDS_OPERATOR",
+            "SETTLED_ELSEWHERE",
+            "FAILED");
+    assertThat(outcomes.values().stream().mapToInt(Integer::intValue).sum())
+        .as("outcomes of %s add up to the keys examined", report.asString())
+        .isEqualTo(examined);
+    return outcomes;
+  }
+
+  /** A payments.charge key's row as "STATUS response_code", e.g. "COMPLETED 201". */
+  public static String keyState(String tenant, String key) {
+    String where =
+        " FROM idempotency_record WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?";
+    return ShopDatabase.text("SELECT status" + where, tenant, "payments.charge", key)
+        + " "
+        + ShopDatabase.text("SELECT response_code" + where, tenant, "payments.charge", key);
   }
 
   /** Runs reconciliation now, as an operator does from the console. */

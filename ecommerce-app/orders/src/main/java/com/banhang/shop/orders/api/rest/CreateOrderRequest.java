@@ -24,7 +24,12 @@ public record CreateOrderRequest(
 
   /** One line: a product, how many, and its unit price. */
   public record Item(
-      @NotBlank @Size(max = 64) String sku,
+      @NotBlank
+          @Size(max = 64)
+          @Pattern(
+              regexp = "[^\\p{Cc}\\p{Cs}\\x{FFFE}\\x{FFFF}]*",
+              message = "must not contain control characters or noncharacters")
+          String sku,
       @NotNull @Min(1) @Max(1000) Integer quantity,
       @NotNull @PositiveOrZero @Max(1_000_000_000_000L) Long unitPrice) {}
 }

@@ -1,0 +1,384 @@
+package it.com.banhang.shop;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import groovy.json.JsonSlurper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bad-input corpus (docs/testing.md, "The bad-input corpus"; docs/security.md, threat 9): every
+ * request of {@code bad-input-corpus.txt}, written byte for byte over a raw socket (so that invalid
+ * UTF-8, CR/LF inside a header and other bytes that HTTP client libraries refuse reach the server),
+ * against both keyed operations, the payment ones against a real order created here. For the whole
+ * corpus: no answer is a 5xx, every answer is a 4xx {@code application/problem+json} whose {@code
+ * type}, {@code title} and {@code status} are there (also when the container answers itself), and
+ * no case writes a row (idempotency records, orders, order lines, payments) or a gateway charge.
+ * Every failing case is reported by its name.
+ */
+class BadInputCorpusIT {
+
+  private static final String CORPUS = "/bad-input-corpus.txt";
+
+  /** Refused by Liberty's HTTP transport itself: a bare 400, before the application runs. */
+  private static final String TRANSPORT = "transport-400";
+
+  private static final URI SHOP = URI.create(ShopApi.URL);
+  private static final String ALICE =
+      "Authorization: Basic "
+          + Base64.getEncoder()
+              .encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
+
+  /** One line of the corpus. */
+  record Case(
+      String name, String method, String path, String headers, String body, String expect) {}
+
+  /** What came back over the socket. */
+  record Answer(int status, Map<String, String> headers, byte[] body) {}
+
+  @Test
+  void everyCaseIsAProblemAndWritesNothing() throws Exception {
+    List<Case> corpus = load();
+    assertThat(corpus).as("cases in %s", CORPUS).hasSizeGreaterThanOrEqualTo(200);
+    String orderId = Payments.newOrder("alice");
+
+    List<String> failures = new ArrayList<>();
+    Map<String, Long> before = rows();
+    long tombstonesBefore = tombstones();
+    for (Case c : corpus) {
+      String failure;
+      try {
+        Answer answer = send(c, orderId);
+        failure = c.expect().equals(TRANSPORT) ? judgeTransport(answer) : judge(answer);
+      } catch (IOException e) {
+        failure = "no answer: " + e;
+      }
+      Map<String, Long> after = rows();
+      if (!after.equals(before)) {
+        failure =
+            (failure == null ? "" : failure + "; ") + "wrote rows: " + before + " -> " + after;
+      }
+      if (failure != null) {
+        failures.add(c.name() + ": " + failure);
+      }
+      before = after;
+    }
+
+    System.out.printf(
+        "bad-input corpus: %d cases, %d failed; %d released keys left as tombstones%n",
+        corpus.size(), failures.size(), tombstones() - tombstonesBefore);
+    failures.forEach(f -> System.out.println("  FAILED " + f));
+    assertThat(failures).as("failing cases of %s", CORPUS).isEmpty();
+    assertThat(Sandbox.charges(orderId)).isZero();
+  }
+
+  /**
+   * A request the transport or Liberty's URI check refuses before the application: 400, with no
+   * body or a short message, never an HTML page or a stack trace.
+   */
+  private static String judgeTransport(Answer answer) {
+    String text = new String(answer.body(), StandardCharsets.UTF_8);
+    if (answer.status() == 400
+        && text.length() < 300
+        && !text.contains("<")
+        && !text.contains("Exception")) {
+      return null;
+    }
+    return "expected the transport's bare 400, got "
+        + answer.status()
+        + " "
+        + new String(answer.body(), StandardCharsets.UTF_8);
+  }
+
+  /** Null when the answer is what the corpus requires; else what is wrong with it. */
+  private static String judge(Answer answer) {
+    List<String> wrong = new ArrayList<>();
+    if (answer.status() < 400 || answer.status() > 499) {
+      wrong.add("status " + answer.status());
+    }
+    String type = answer.headers().getOrDefault("content-type", "");
+    if (!type.startsWith("application/problem+json")) {
+      wrong.add("content type '" + type + "'");
+    }
+    String text = new String(answer.body(), StandardCharsets.UTF_8);
+    try {
+      // Groovy's parser, which REST Assured brings: JsonPath would compile a script per lookup.
+      if (!(new JsonSlurper().parseText(text) instanceof Map<?, ?> problem)) {
+        throw new IllegalArgumentException("not an object");
+      }
+      if (!(problem.get("type") instanceof String t) || t.isBlank()) {
+        wrong.add("no type");
+      }
+      if (!(problem.get("title") instanceof String t) || t.isBlank()) {
+        wrong.add("no title");
+      }
+      if (!(problem.get("status") instanceof Integer s) || s != answer.status()) {
+        wrong.add("status member " + problem.get("status"));
+      }
+    } catch (RuntimeException e) {
+      wrong.add("body is not JSON");
+    }
+    if (wrong.isEmpty()) {
+      return null;
+    }
+    String shown = text.length() > 160 ? text.substring(0, 160) + "..." : text;
+    return String.join(", ", wrong) + " [" + answer.status() + " " + shown.replace('\n', ' ') + "]";
+  }
+
+  /**
+   * Everything a request could have written: keys held (processing or completed), orders, order
+   * lines, payments, and the gateway's charges. A key that the gate claimed and then released,
+   * because the body failed validation after the claim, stays as a RELEASED row without a response:
+   * that row holds nothing (the same key runs anew) and is counted apart, see {@link #tombstones}.
+   */
+  private static Map<String, Long> rows() {
+    Map<String, Long> rows = new LinkedHashMap<>();
+    rows.put(
+        "held keys",
+        ShopDatabase.count("SELECT COUNT(*) FROM idempotency_record WHERE status <> 'RELEASED'"));
+    for (String table : List.of("shop_order", "order_line", "payment")) {
+      rows.put(table, ShopDatabase.count("SELECT COUNT(*) FROM " + table));
+    }
+    var stats = given().baseUri(Sandbox.URL).get("/v1/stats").then().statusCode(200).extract();
+    rows.put("gateway charges", stats.<Number>path("succeededCharges").longValue());
+    rows.put("gateway declines", stats.<Number>path("declinedCharges").longValue());
+    return rows;
+  }
+
+  private static long tombstones() {
+    return ShopDatabase.count(
+        "SELECT COUNT(*) FROM idempotency_record WHERE status = 'RELEASED'"
+            + " AND response_code IS NULL");
+  }
+
+  // ------------------------------------------------------------------ the wire
+
+  private static Answer send(Case c, String orderId) throws Exception {
+    String headers = fill(c.headers(), orderId);
+    boolean anonymous = headers.contains("{noauth}");
+    headers = headers.replace("{noauth}\\r\\n", "").replace("{noauth}", "");
+    byte[] ownHeaders = decode(headers);
+    byte[] body = decode(fill(c.body(), orderId));
+    String lower = new String(ownHeaders, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+
+    ByteArrayOutputStream request = new ByteArrayOutputStream();
+    request.write(c.method().getBytes(StandardCharsets.US_ASCII));
+    request.write(' ');
+    request.write(decode(fill(c.path(), orderId)));
+    request.write(" HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+    line(request, "Host: " + SHOP.getHost() + ":" + SHOP.getPort());
+    if (!anonymous && !hasHeader(lower, "authorization")) {
+      line(request, ALICE);
+    }
+    if (ownHeaders.length > 0) {
+      request.write(ownHeaders);
+      request.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+    }
+    if (!hasHeader(lower, "content-length") && !hasHeader(lower, "transfer-encoding")) {
+      line(request, "Content-Length: " + body.length);
+    }
+    line(request, "Connection: close");
+    request.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+    request.write(body);
+    return exchange(request.toByteArray());
+  }
+
+  private static boolean hasHeader(String lowerCaseHeaders, String name) {
+    return lowerCaseHeaders.startsWith(name + ":") || lowerCaseHeaders.contains("\n" + name + ":");
+  }
+
+  private static void line(ByteArrayOutputStream out, String text) throws IOException {
+    out.write((text + "\r\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Writes the request on its own thread while this one reads: a server may answer (413, 400) and
+   * close before it has read a huge body, and the answer must still be seen.
+   */
+  private static Answer exchange(byte[] request) throws Exception {
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try (Socket socket = new Socket(SHOP.getHost(), SHOP.getPort())) {
+      socket.setSoTimeout(60_000);
+      OutputStream out = socket.getOutputStream();
+      Future<?> written =
+          writer.submit(
+              () -> {
+                out.write(request);
+                out.flush();
+                return null;
+              });
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream response = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      try {
+        for (int n; (n = in.read(buffer)) != -1; ) {
+          response.write(buffer, 0, n);
+        }
+      } catch (SocketTimeoutException e) {
+        throw e;
+      } catch (IOException e) {
+        // A reset after the answer (the server closed with part of a huge body unread).
+        if (response.size() == 0) {
+          throw e;
+        }
+      }
+      written.cancel(true);
+      return parse(response.toByteArray());
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+
+  private static Answer parse(byte[] raw) throws IOException {
+    int end = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
+    if (end < 0) {
+      throw new IOException("no complete response head in " + raw.length + " bytes");
+    }
+    String[] head = new String(raw, 0, end, StandardCharsets.ISO_8859_1).split("\r\n");
+    String[] statusLine = head[0].split(" ", 3);
+    if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/")) {
+      throw new IOException("not an HTTP response: " + head[0]);
+    }
+    Map<String, String> headers = new LinkedHashMap<>();
+    for (int i = 1; i < head.length; i++) {
+      int colon = head[i].indexOf(':');
+      if (colon > 0) {
+        headers.put(
+            head[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+            head[i].substring(colon + 1).trim());
+      }
+    }
+    byte[] body = java.util.Arrays.copyOfRange(raw, end + 4, raw.length);
+    if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+      body = unchunk(body);
+    }
+    return new Answer(Integer.parseInt(statusLine[1]), headers, body);
+  }
+
+  private static byte[] unchunk(byte[] chunked) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int at = 0;
+    while (at < chunked.length) {
+      int lineEnd = indexOf(chunked, new byte[] {'\r', '\n'}, at);
+      if (lineEnd < 0) {
+        throw new IOException("broken chunked body");
+      }
+      String size = new String(chunked, at, lineEnd - at, StandardCharsets.US_ASCII).split(";")[0];
+      int length = Integer.parseInt(size.trim(), 16);
+      if (length == 0) {
+        break;
+      }
+      out.write(chunked, lineEnd + 2, length);
+      at = lineEnd + 2 + length + 2;
+    }
+    return out.toByteArray();
+  }
+
+  private static int indexOf(byte[] data, byte[] pattern, int from) {
+    outer:
+    for (int i = from; i <= data.length - pattern.length; i++) {
+      for (int j = 0; j < pattern.length; j++) {
+        if (data[i + j] != pattern[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  // ------------------------------------------------------------------ the corpus file
+
+  static List<Case> load() throws IOException {
+    List<Case> cases = new ArrayList<>();
+    try (InputStream in = BadInputCorpusIT.class.getResourceAsStream(CORPUS)) {
+      assertThat(in).as("corpus %s on the class path", CORPUS).isNotNull();
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      for (String line : text.split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.split("\t", -1);
+        if (f.length != 6 || !(f[5].equals("problem") || f[5].equals(TRANSPORT))) {
+          throw new IllegalStateException("a corpus line needs 6 fields: " + line);
+        }
+        cases.add(new Case(f[0], f[1], f[2], dash(f[3]), dash(f[4]), f[5]));
+      }
+    }
+    return cases;
+  }
+
+  private static String dash(String field) {
+    return field.equals("-") ? "" : field;
+  }
+
+  private static String fill(String field, String orderId) {
+    return field
+        .replace("{key}", ShopApi.newKey())
+        .replace("{order}", orderId)
+        .replace("{total}", Long.toString(Payments.TOTAL))
+        .replace("{sku}", ShopApi.newSku());
+  }
+
+  /** The corpus's escapes to bytes: \\, \r, \n, \t, \xHH, and \[N*text\] for repetition. */
+  static byte[] decode(String field) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    decodeInto(field, out);
+    return out.toByteArray();
+  }
+
+  private static void decodeInto(String field, ByteArrayOutputStream out) {
+    int i = 0;
+    while (i < field.length()) {
+      char ch = field.charAt(i);
+      if (ch != '\\') {
+        int cp = field.codePointAt(i);
+        out.writeBytes(new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8));
+        i += Character.charCount(cp);
+        continue;
+      }
+      char next = field.charAt(i + 1);
+      switch (next) {
+        case '\\' -> out.write('\\');
+        case 'r' -> out.write('\r');
+        case 'n' -> out.write('\n');
+        case 't' -> out.write('\t');
+        case 'x' -> {
+          out.write(Integer.parseInt(field.substring(i + 2, i + 4), 16));
+          i += 2;
+        }
+        case '[' -> {
+          int star = field.indexOf('*', i);
+          int close = field.indexOf("\\]", star);
+          int times = Integer.parseInt(field.substring(i + 2, star));
+          ByteArrayOutputStream once = new ByteArrayOutputStream();
+          decodeInto(field.substring(star + 1, close), once);
+          byte[] unit = once.toByteArray();
+          for (int n = 0; n < times; n++) {
+            out.writeBytes(unit);
+          }
+          i = close;
+        }
+        default -> throw new IllegalArgumentException("unknown escape \\" + next + " in " + field);
+      }
+      i += 2;
+    }
+  }
+}
