@@ -180,7 +180,10 @@ class IdempotencyCredentialHeadersTest {
     MultivaluedMap<String, Object> sentHeaders;
   }
 
-  /** Request filter, then (unless it answered) interceptor and method, then response filter. */
+  /**
+   * Request filter, claim, then (unless either answered) interceptor and method, then response
+   * filter.
+   */
   private Exchange exchange(Idempotent policy, Method method, String key) throws Exception {
     Exchange exchange = new Exchange();
     IdempotentRequestState state = new IdempotentRequestState();
@@ -215,6 +218,10 @@ class IdempotencyCredentialHeadersTest {
                   default -> null;
                 });
     gate.beforeMethod(policy, request);
+    if (exchange.aborted == null) {
+      // Admitted by the filter: the claim interceptor claims when the method is invoked.
+      exchange.aborted = gate.claimAdmitted();
+    }
     if (exchange.aborted != null) {
       return exchange;
     }
