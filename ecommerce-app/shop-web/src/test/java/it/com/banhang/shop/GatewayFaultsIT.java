@@ -142,7 +142,7 @@ class GatewayFaultsIT {
     assertThat(pay("bob", orderId, key, "pm_card_ok").statusCode()).isEqualTo(504);
     Sandbox.noFaults();
 
-    // The test server runs reconciliation every 2 s for keys older than 20 s.
+    // The test server runs reconciliation every 2 s for keys older than 30 s.
     await()
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofSeconds(2))
