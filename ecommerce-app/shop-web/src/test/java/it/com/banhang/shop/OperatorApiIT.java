@@ -284,6 +284,58 @@ class OperatorApiIT {
         .isEqualTo(403);
   }
 
+  /**
+   * A late charge the sweep flagged DOUBLE_CHARGE is listed for automation (docs/operations.md,
+   * "Late charges"). The flag is written into the row with SQL, as the sweep on another node would
+   * write it, behind this node's JPA cache (which holds the attempt since the payment): the listing
+   * must show the database's row. A real double charge would take the sandbox's late charge and a
+   * second payment of the order.
+   */
+  @Test
+  void lateCharges_flaggedOnesAreListedForOperators_customersAreRefused() {
+    assertThat(ShopApi.as("alice").get("/api/v1/admin/late-charges").statusCode()).isEqualTo(403);
+    Response badLimit =
+        ShopApi.as("operator").queryParam("limit", 0).get("/api/v1/admin/late-charges");
+    assertThat(badLimit.statusCode()).isEqualTo(400);
+    assertThat(badLimit.contentType()).startsWith("application/problem+json");
+
+    String orderId = newOrder("alice");
+    assertThat(pay("alice", orderId, newKey(), "pm_card_ok").statusCode()).isEqualTo(201);
+    String chargeId = "ch_late_" + newKey();
+    assertThat(
+            ShopDatabase.update(
+                "UPDATE payment SET late_charge = 'DOUBLE_CHARGE', late_charge_id = ?,"
+                    + " late_charge_detail = 'charged twice', late_checked_at = CURRENT_TIMESTAMP"
+                    + " WHERE order_id = ?",
+                chargeId,
+                orderId))
+        .isEqualTo(1);
+    try {
+      Response listed = ShopApi.as("operator").get("/api/v1/admin/late-charges");
+      assertThat(listed.statusCode()).isEqualTo(200);
+      assertThat(listed.contentType()).startsWith("application/json");
+      assertThat((Integer) listed.path("total")).isGreaterThanOrEqualTo(1);
+      assertThat((Integer) listed.path("needingOperator")).isGreaterThanOrEqualTo(1);
+      List<Map<String, Object>> items = listed.path("items");
+      assertThat(items)
+          .filteredOn(i -> orderId.equals(i.get("orderId")))
+          .singleElement()
+          .satisfies(
+              i -> {
+                assertThat(i.get("flag")).isEqualTo("DOUBLE_CHARGE");
+                assertThat(i.get("gatewayChargeId")).isEqualTo(chargeId);
+                assertThat(i.get("tenantId")).isEqualTo("alice");
+                assertThat(i.get("detail")).isEqualTo("charged twice");
+                assertThat(i.get("foundAt")).isNotNull();
+              });
+    } finally {
+      ShopDatabase.update(
+          "UPDATE payment SET late_charge = NULL, late_charge_id = NULL,"
+              + " late_charge_detail = NULL, late_checked_at = NULL WHERE order_id = ?",
+          orderId);
+    }
+  }
+
   @Test
   void audit_onPostgreSql_theDatabaseItselfRefusesUpdateAndDelete() {
     org.junit.jupiter.api.Assumptions.assumeTrue(

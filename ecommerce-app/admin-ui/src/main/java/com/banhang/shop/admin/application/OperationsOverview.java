@@ -21,6 +21,7 @@ public class OperationsOverview {
 
   @Inject IdempotencyRecords records;
   @Inject OperationsTimeline timeline;
+  @Inject LateCharges lateCharges;
 
   public OverviewSnapshot snapshot() {
     Map<Instant, Map<String, Long>> lastHour = timeline.lastHour();
@@ -89,7 +90,8 @@ public class OperationsOverview {
         expired,
         reconciliation,
         gatewayErrors,
-        perMinute);
+        perMinute,
+        lateCharges.countNeedingOperator());
   }
 
   /** Every series of the per-minute chart, in the order of its legend. */

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param reconciliationOutcomes reconciliation outcome name to count, last hour
  * @param gatewayErrors failed gateway calls, last hour
  * @param perMinute the last 60 minutes, oldest first
+ * @param lateChargesNeedingOperator late charges flagged double charge or mismatch (every node,
+ *     from the database): see the Late charges view
  */
 public record OverviewSnapshot(
     Instant takenAt,
@@ -24,7 +26,8 @@ public record OverviewSnapshot(
     Map<String, Long> expiredLeases,
     Map<String, Long> reconciliationOutcomes,
     long gatewayErrors,
-    List<MinutePoint> perMinute) {
+    List<MinutePoint> perMinute,
+    long lateChargesNeedingOperator) {
 
   /** Keyed requests of one operation over the last hour, by what the idempotency layer did. */
   public record OperationCounts(

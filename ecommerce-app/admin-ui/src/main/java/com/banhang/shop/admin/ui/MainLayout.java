@@ -45,6 +45,7 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     nav.addItem(
         new SideNavItem("Overview", OverviewView.class),
         new SideNavItem("Stuck operations", StuckOperationsView.class),
+        new SideNavItem("Late charges", LateChargesView.class),
         new SideNavItem("Key lookup", KeyLookupView.class),
         new SideNavItem("Retention", RetentionView.class),
         new SideNavItem("Audit", AuditView.class));

@@ -40,6 +40,7 @@ public class OverviewView extends VerticalLayout {
   private final Grid<Row> processing = new Grid<>();
   private final Grid<Row> reconciliation = new Grid<>();
   private final Span gatewayErrors = new Span();
+  private final Span lateCharges = new Span();
   private final Div chart = new Div();
 
   @Inject
@@ -73,6 +74,7 @@ public class OverviewView extends VerticalLayout {
     rowGrid(reconciliation, "Outcome", "");
     reconciliation.removeColumnByKey("name");
     gatewayErrors.setId("overview-gateway-errors");
+    lateCharges.setId("overview-late-charges");
     chart.setId("overview-chart-box");
     chart.setWidthFull();
     chart.getStyle().set("overflow-x", "auto");
@@ -85,6 +87,7 @@ public class OverviewView extends VerticalLayout {
 
     add(
         header,
+        lateCharges,
         new H3("Keyed requests, last hour (this node)"),
         operations,
         new H3("Per minute, last 60 minutes (this node)"),
@@ -131,6 +134,14 @@ public class OverviewView extends VerticalLayout {
         .forEach((outcome, count) -> outcomes.add(new Row(outcome, "", Long.toString(count))));
     reconciliation.setItems(outcomes);
     gatewayErrors.setText("Gateway errors, last hour: " + snapshot.gatewayErrors());
+    lateCharges.setText(
+        "Late charges needing an operator: "
+            + snapshot.lateChargesNeedingOperator()
+            + (snapshot.lateChargesNeedingOperator() > 0 ? " (see Late charges)" : ""));
+    lateCharges.removeClassName(LumoUtility.TextColor.ERROR);
+    if (snapshot.lateChargesNeedingOperator() > 0) {
+      lateCharges.addClassName(LumoUtility.TextColor.ERROR);
+    }
     chart.removeAll();
     chart.add(new Html("<div>" + SvgChart.render(snapshot.perMinute()) + "</div>"));
   }
@@ -172,6 +183,7 @@ public class OverviewView extends VerticalLayout {
     processing.setItems(List.of());
     reconciliation.setItems(List.of());
     gatewayErrors.setText("");
+    lateCharges.setText("");
     chart.removeAll();
   }
 }

@@ -4,6 +4,7 @@ import static org.mockito.Mockito.mock;
 
 import com.banhang.shop.admin.application.AuditLog;
 import com.banhang.shop.admin.application.KeyLookup;
+import com.banhang.shop.admin.application.LateCharges;
 import com.banhang.shop.admin.application.OperationsOverview;
 import com.banhang.shop.admin.application.OperatorActions;
 import com.banhang.shop.admin.application.RetentionReport;
@@ -41,6 +42,7 @@ abstract class ConsoleTestBase {
   final RetentionReport retention = mock(RetentionReport.class);
   final AuditLog audit = mock(AuditLog.class);
   final OperationsOverview overview = mock(OperationsOverview.class);
+  final LateCharges lateCharges = mock(LateCharges.class);
   final OperatorAuthenticator authenticator = mock(OperatorAuthenticator.class);
 
   @BeforeEach
@@ -103,6 +105,9 @@ abstract class ConsoleTestBase {
       }
       if (type == RetentionView.class) {
         return new RetentionView(retention, actions);
+      }
+      if (type == LateChargesView.class) {
+        return new LateChargesView(lateCharges);
       }
       if (type == AuditView.class) {
         return new AuditView(audit);

@@ -70,7 +70,8 @@ class OtherViewsTest extends ConsoleTestBase {
         Map.of("payments.charge", 1L),
         Map.of("NEEDS_OPERATOR", 2L),
         6,
-        minutes);
+        minutes,
+        3);
   }
 
   @Test
@@ -102,6 +103,8 @@ class OtherViewsTest extends ConsoleTestBase {
     assertThat(GridKt._getFormattedRow(outcomes, 0)).containsExactly("NEEDS_OPERATOR", "2");
     assertThat(_get(Span.class, s -> s.withId("overview-gateway-errors")).getText())
         .isEqualTo("Gateway errors, last hour: 6");
+    assertThat(_get(Span.class, s -> s.withId("overview-late-charges")).getText())
+        .isEqualTo("Late charges needing an operator: 3 (see Late charges)");
     String svg = _get(Html.class).getInnerHtml();
     assertThat(svg).contains("<polyline data-series=\"new\"", "<polyline data-series=\"replayed\"");
     // The spike reaches the top of the plot: the y-axis scales to it.

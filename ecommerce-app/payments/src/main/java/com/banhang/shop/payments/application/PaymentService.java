@@ -217,6 +217,20 @@ public class PaymentService {
     payments.lock(paymentId).ifPresent(Payment::lateChecked);
   }
 
+  /** Attempts flagged by the late-charge sweep with one of {@code flags}, newest finding first. */
+  public java.util.List<Payment> flaggedLateCharges(
+      java.util.Collection<com.banhang.shop.payments.domain.model.LateCharge> flags,
+      int offset,
+      int limit) {
+    return payments.flaggedLateCharges(flags, offset, limit);
+  }
+
+  /** How many attempts the late-charge sweep flagged with one of {@code flags}. */
+  public long countFlaggedLateCharges(
+      java.util.Collection<com.banhang.shop.payments.domain.model.LateCharge> flags) {
+    return payments.countFlaggedLateCharges(flags);
+  }
+
   /** The attempt that a claim of payments.charge started, if it got that far. */
   public java.util.Optional<Payment> attemptOf(ClaimedKey claim) {
     return payments.findByClaim(claim.tenant(), claim.key(), claim.attempt());

@@ -31,6 +31,16 @@ public interface PaymentRepository {
   java.util.List<Payment> lateChargeCandidates(
       java.time.OffsetDateTime createdAfter, java.time.OffsetDateTime checkedBefore, int limit);
 
+  /**
+   * Attempts the late-charge sweep flagged with one of {@code flags}, newest finding first (then by
+   * id, so that pages do not overlap), for the operator console.
+   */
+  java.util.List<Payment> flaggedLateCharges(
+      java.util.Collection<LateCharge> flags, int offset, int limit);
+
+  /** How many attempts the late-charge sweep flagged with one of {@code flags}. */
+  long countFlaggedLateCharges(java.util.Collection<LateCharge> flags);
+
   /** An attempt captured under this gateway key, if any. */
   Optional<Payment> findCapturedByGatewayKey(String gatewayKey);
 

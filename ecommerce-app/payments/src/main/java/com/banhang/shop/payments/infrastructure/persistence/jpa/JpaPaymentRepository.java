@@ -1,15 +1,18 @@
 package com.banhang.shop.payments.infrastructure.persistence.jpa;
 
+import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.CacheRetrieveMode;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 import java.time.OffsetDateTime;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,6 +62,29 @@ public class JpaPaymentRepository implements PaymentRepository {
         .setParameter("checkedBefore", checkedBefore)
         .setMaxResults(limit)
         .getResultList();
+  }
+
+  @Override
+  public List<Payment> flaggedLateCharges(Collection<LateCharge> flags, int offset, int limit) {
+    return em.createQuery(
+            "SELECT p FROM Payment p WHERE p.lateCharge IN :flags"
+                + " ORDER BY p.lateCheckedAt DESC, p.id DESC",
+            Payment.class)
+        .setParameter("flags", flags)
+        // Read the rows as the database has them, not as this node's shared cache remembers them:
+        // another node's sweep may have flagged an attempt this node cached before.
+        .setHint("jakarta.persistence.cache.retrieveMode", CacheRetrieveMode.BYPASS)
+        .setHint("eclipselink.refresh", "true")
+        .setFirstResult(offset)
+        .setMaxResults(limit)
+        .getResultList();
+  }
+
+  @Override
+  public long countFlaggedLateCharges(Collection<LateCharge> flags) {
+    return em.createQuery("SELECT COUNT(p) FROM Payment p WHERE p.lateCharge IN :flags", Long.class)
+        .setParameter("flags", flags)
+        .getSingleResult();
   }
 
   @Override
