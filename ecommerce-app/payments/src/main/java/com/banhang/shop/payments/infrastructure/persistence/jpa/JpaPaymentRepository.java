@@ -6,7 +6,6 @@ import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.CacheRetrieveMode;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
@@ -71,10 +70,6 @@ public class JpaPaymentRepository implements PaymentRepository {
                 + " ORDER BY p.lateCheckedAt DESC, p.id DESC",
             Payment.class)
         .setParameter("flags", flags)
-        // Read the rows as the database has them, not as this node's shared cache remembers them:
-        // another node's sweep may have flagged an attempt this node cached before.
-        .setHint("jakarta.persistence.cache.retrieveMode", CacheRetrieveMode.BYPASS)
-        .setHint("eclipselink.refresh", "true")
         .setFirstResult(offset)
         .setMaxResults(limit)
         .getResultList();
