@@ -19,7 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -377,7 +376,8 @@ class SqlServerReadinessIT {
     String free = newKey();
     store.claim(claim(operation, locked));
     store.claim(claim(operation, free));
-    Instant later = Instant.now().plusSeconds(60);
+    // A negative minimum age: every processing row, however recent its claim.
+    Duration anyAge = Duration.ofSeconds(-60);
     boolean versions =
         SqlServer.number(
                 "SELECT CAST(is_read_committed_snapshot_on AS int) FROM sys.databases"
@@ -388,7 +388,7 @@ class SqlServerReadinessIT {
     try (Connection holder = SqlServer.connect()) {
       holder.setAutoCommit(false);
       lockRow(holder, operation, locked);
-      found = withoutWaitingForLocks(() -> store.findProcessing(operation, later, Set.of(), 10));
+      found = withoutWaitingForLocks(() -> store.findProcessing(operation, anyAge, Set.of(), 10));
       holder.rollback();
     }
     List<String> keys = found.stream().map(IdempotencyRecord::key).toList();
