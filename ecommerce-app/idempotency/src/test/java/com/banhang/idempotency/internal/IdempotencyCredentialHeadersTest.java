@@ -1,15 +1,13 @@
 package com.banhang.idempotency.internal;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.IdempotencyRecords;
 import com.banhang.idempotency.Idempotent;
-import com.banhang.idempotency.MapConfig;
+import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
 import com.banhang.idempotency.persistence.ResponseBodyCipher;
-import jakarta.enterprise.event.Event;
 import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -20,22 +18,15 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.SecurityContext;
-import jakarta.ws.rs.core.UriInfo;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.security.Principal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,42 +89,24 @@ class IdempotencyCredentialHeadersTest {
 
   @BeforeEach
   void gateOverH2() {
-    dataSource = new JdbcDataSource();
-    dataSource.setURL("jdbc:h2:mem:credentials-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations("filesystem:" + System.getProperty("sql.dir", "../../sql") + "/h2")
-        .load()
-        .migrate();
-
-    IdempotencySettings settings = new IdempotencySettings();
-    settings.config = new MapConfig(new HashMap<>());
-    settings.lease = Duration.ofSeconds(30);
-    settings.maxBodyBytes = 65_536;
-    settings.maxJsonDepth = 32;
-    settings.inProgressWait = Duration.ZERO;
-    settings.retryAfterSeconds = 1;
+    dataSource = GateFixtures.migratedH2("credentials");
     // Misconfigured on purpose: every credential header is on the allowlist.
     List<String> stored = new ArrayList<>(List.of("Location", "Content-Type"));
     stored.addAll(CREDENTIALS);
-    settings.storedHeaders = stored;
-    IdempotencyProblems problems = new IdempotencyProblems();
-    problems.settings = settings;
-
-    gate = new IdempotencyGate();
-    gate.settings = settings;
-    gate.problems = problems;
-    gate.store =
-        JdbcIdempotencyStore.forDataSource(dataSource)
-            .encryptingBodiesWith(ResponseBodyCipher.NONE);
-    gate.events = recordingEvents();
+    IdempotencySettings settings = GateFixtures.settings(new HashMap<>(), stored);
+    gate =
+        GateFixtures.gate(
+            settings,
+            JdbcIdempotencyStore.forDataSource(dataSource)
+                .encryptingBodiesWith(ResponseBodyCipher.NONE),
+            GateFixtures.events(events::add));
 
     IdempotencyRecords records = new IdempotencyRecords();
     inject(records, "store", gate.store);
     inject(records, "settings", settings);
     interceptor = new IdempotencyInterceptor();
     interceptor.records = records;
-    interceptor.events = recordingEvents();
+    interceptor.events = GateFixtures.events(events::add);
   }
 
   @ParameterizedTest
@@ -189,35 +162,10 @@ class IdempotencyCredentialHeadersTest {
     IdempotentRequestState state = new IdempotentRequestState();
     gate.state = state;
     interceptor.state = state;
-    MultivaluedHashMap<String, String> headers = new MultivaluedHashMap<>();
-    headers.putSingle(IdempotencyGate.KEY_HEADER, key);
-    InputStream[] body = {new ByteArrayInputStream("{\"name\":\"w\"}".getBytes(UTF_8))};
-    ContainerRequestContext request =
-        proxy(
-            ContainerRequestContext.class,
-            (name, args) ->
-                switch (name) {
-                  case "getHeaders" -> headers;
-                  case "getSecurityContext" ->
-                      proxy(
-                          SecurityContext.class,
-                          (n, a) ->
-                              n.equals("getUserPrincipal") ? (Principal) () -> "carol" : null);
-                  case "getUriInfo" ->
-                      proxy(UriInfo.class, (n, a) -> new MultivaluedHashMap<String, String>());
-                  case "getLength" -> -1;
-                  case "getEntityStream" -> body[0];
-                  case "setEntityStream" -> {
-                    body[0] = (InputStream) args[0];
-                    yield null;
-                  }
-                  case "abortWith" -> {
-                    exchange.aborted = (Response) args[0];
-                    yield null;
-                  }
-                  default -> null;
-                });
+    FakeRequest fake = new FakeRequest("carol", key, "{\"name\":\"w\"}");
+    ContainerRequestContext request = fake.context();
     gate.beforeMethod(policy, request);
+    exchange.aborted = fake.aborted;
     if (exchange.aborted == null) {
       // Admitted by the filter: the claim interceptor claims when the method is invoked.
       exchange.aborted = gate.claimAdmitted();
@@ -309,18 +257,6 @@ class IdempotencyCredentialHeadersTest {
                 throw e.getCause();
               }
             });
-  }
-
-  @SuppressWarnings("unchecked")
-  private <E> Event<E> recordingEvents() {
-    return proxy(
-        Event.class,
-        (name, args) -> {
-          if (name.equals("fire")) {
-            events.add((IdempotencyEvent) args[0]);
-          }
-          return null;
-        });
   }
 
   private static void inject(Object target, String field, Object value) {

@@ -5,26 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.Idempotent;
-import com.banhang.idempotency.MapConfig;
 import com.banhang.idempotency.SideEffects;
+import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
 import com.banhang.idempotency.persistence.ResponseBodyCipher;
 import com.banhang.idempotency.persistence.StoredResponse;
-import jakarta.enterprise.event.Event;
 import jakarta.interceptor.InvocationContext;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.SecurityContext;
-import jakarta.ws.rs.core.UriInfo;
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Proxy;
-import java.security.Principal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -36,9 +29,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,109 +53,19 @@ class IdempotencyGateTest {
 
   @BeforeEach
   void database() {
-    dataSource = new JdbcDataSource();
-    dataSource.setURL("jdbc:h2:mem:gate-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations("filesystem:" + System.getProperty("sql.dir", "../../sql") + "/h2")
-        .load()
-        .migrate();
+    dataSource = GateFixtures.migratedH2("gate");
   }
 
   private IdempotencyGate gate(ResponseBodyCipher cipher) {
-    IdempotencySettings settings = new IdempotencySettings();
-    settings.config = new MapConfig(config);
-    settings.lease = Duration.ofSeconds(30);
-    settings.maxBodyBytes =
-        Integer.parseInt(config.getOrDefault("idempotency.max-body-bytes", "65536"));
-    settings.maxJsonDepth =
-        Integer.parseInt(config.getOrDefault("idempotency.max-json-depth", "32"));
-    settings.inProgressWait = Duration.ZERO;
-    settings.retryAfterSeconds = 1;
-    settings.storedHeaders = List.of("Location", "Content-Type");
-    IdempotencyProblems problems = new IdempotencyProblems();
-    problems.settings = settings;
-    IdempotencyGate gate = new IdempotencyGate();
-    gate.settings = settings;
-    gate.problems = problems;
-    gate.store = JdbcIdempotencyStore.forDataSource(dataSource).encryptingBodiesWith(cipher);
-    gate.state = new IdempotentRequestState();
-    gate.events = recordingEvents();
-    return gate;
-  }
-
-  @SuppressWarnings("unchecked")
-  private Event<IdempotencyEvent> recordingEvents() {
-    return (Event<IdempotencyEvent>)
-        Proxy.newProxyInstance(
-            getClass().getClassLoader(),
-            new Class<?>[] {Event.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("fire")) {
-                events.add((IdempotencyEvent) args[0]);
-              }
-              return null;
-            });
-  }
-
-  /** A request's context: what the gate reads, and the response it aborts with. */
-  private static final class Request {
-    final MultivaluedHashMap<String, String> headers = new MultivaluedHashMap<>();
-    final String user;
-    InputStream body;
-    Response aborted;
-
-    Request(String user, String key, String body) {
-      this.user = user;
-      if (key != null) {
-        headers.putSingle(IdempotencyGate.KEY_HEADER, key);
-      }
-      this.body = new ByteArrayInputStream(body.getBytes(UTF_8));
-    }
-
-    ContainerRequestContext context() {
-      SecurityContext security =
-          (SecurityContext)
-              Proxy.newProxyInstance(
-                  getClass().getClassLoader(),
-                  new Class<?>[] {SecurityContext.class},
-                  (p, m, a) ->
-                      m.getName().equals("getUserPrincipal") && user != null
-                          ? (Principal) () -> user
-                          : null);
-      UriInfo uri =
-          (UriInfo)
-              Proxy.newProxyInstance(
-                  getClass().getClassLoader(),
-                  new Class<?>[] {UriInfo.class},
-                  (p, m, a) -> new MultivaluedHashMap<String, String>());
-      return (ContainerRequestContext)
-          Proxy.newProxyInstance(
-              getClass().getClassLoader(),
-              new Class<?>[] {ContainerRequestContext.class},
-              (p, m, a) ->
-                  switch (m.getName()) {
-                    case "getHeaders" -> headers;
-                    case "getSecurityContext" -> security;
-                    case "getUriInfo" -> uri;
-                    case "getLength" -> -1;
-                    case "getEntityStream" -> body;
-                    case "setEntityStream" -> {
-                      body = (InputStream) a[0];
-                      yield null;
-                    }
-                    case "abortWith" -> {
-                      aborted = (Response) a[0];
-                      yield null;
-                    }
-                    default -> null;
-                  });
-    }
+    return GateFixtures.gate(
+        GateFixtures.settings(config, List.of("Location", "Content-Type")),
+        JdbcIdempotencyStore.forDataSource(dataSource).encryptingBodiesWith(cipher),
+        GateFixtures.events(events::add));
   }
 
   /** A request with a valid body: the filter, then (unless it answered) the claim interceptor. */
-  private Request send(IdempotencyGate gate, String user, String key, String body) {
-    Request request = admit(gate, user, key, body);
+  private FakeRequest send(IdempotencyGate gate, String user, String key, String body) {
+    FakeRequest request = admit(gate, user, key, body);
     if (request.aborted == null) {
       request.aborted = gate.claimAdmitted();
     }
@@ -175,8 +76,8 @@ class IdempotencyGateTest {
    * The filter only: what happens to a body that JAX-RS then refuses (binding or Bean Validation),
    * since the method, and with it the claim interceptor, is never invoked.
    */
-  private Request admit(IdempotencyGate gate, String user, String key, String body) {
-    Request request = new Request(user, key, body);
+  private FakeRequest admit(IdempotencyGate gate, String user, String key, String body) {
+    FakeRequest request = new FakeRequest(user, key, body);
     gate.state = new IdempotentRequestState();
     gate.beforeMethod(POLICY, request.context());
     return request;
@@ -184,7 +85,7 @@ class IdempotencyGateTest {
 
   /** The response filter over {@code status}; returns the headers it was sent with. */
   private static MultivaluedHashMap<String, Object> respond(
-      IdempotencyGate gate, Request request, int status) {
+      IdempotencyGate gate, FakeRequest request, int status) {
     MultivaluedHashMap<String, Object> headers = new MultivaluedHashMap<>();
     if (request.aborted != null) {
       headers.putAll(request.aborted.getHeaders());
@@ -219,7 +120,7 @@ class IdempotencyGateTest {
 
   @Test
   void noCaller_401Problem_nothingWritten() throws Exception {
-    Request request = send(gate(ResponseBodyCipher.NONE), null, "k1", "{\"a\":1}");
+    FakeRequest request = send(gate(ResponseBodyCipher.NONE), null, "k1", "{\"a\":1}");
 
     assertThat(request.aborted.getStatus()).isEqualTo(401);
     assertThat(request.aborted.getMediaType().toString()).isEqualTo("application/problem+json");
@@ -232,7 +133,7 @@ class IdempotencyGateTest {
 
   @Test
   void aCaller_isTheTenant_andWinsTheClaim() throws Exception {
-    Request request = send(gate(ResponseBodyCipher.NONE), "carol", "k1", "{\"a\":1}");
+    FakeRequest request = send(gate(ResponseBodyCipher.NONE), "carol", "k1", "{\"a\":1}");
 
     assertThat(request.aborted).isNull();
     assertThat(rows()).isEqualTo(1);
@@ -249,8 +150,8 @@ class IdempotencyGateTest {
     config.put("idempotency.max-json-depth", "3");
     IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
 
-    Request deep = send(gate, "carol", "k1", "{\"a\":[{\"b\":[1]}]}");
-    Request fits = send(gate, "carol", "k2", "{\"a\":[{\"b\":1}]}");
+    FakeRequest deep = send(gate, "carol", "k1", "{\"a\":[{\"b\":[1]}]}");
+    FakeRequest fits = send(gate, "carol", "k2", "{\"a\":[{\"b\":1}]}");
 
     assertThat(deep.aborted.getStatus()).isEqualTo(400);
     assertThat(problemType(deep.aborted)).contains("json-nesting-too-deep");
@@ -271,10 +172,10 @@ class IdempotencyGateTest {
               201, Map.of("Content-Type", "application/json"), "{}".getBytes(UTF_8)));
     }
 
-    Request third = send(gate, "carol", "k3", "{}");
-    Request replay = send(gate, "carol", "k1", "{}");
-    Request reused = send(gate, "carol", "k2", "{\"other\":1}");
-    Request bob = send(gate, "bob", "k3", "{}");
+    FakeRequest third = send(gate, "carol", "k3", "{}");
+    FakeRequest replay = send(gate, "carol", "k1", "{}");
+    FakeRequest reused = send(gate, "carol", "k2", "{\"other\":1}");
+    FakeRequest bob = send(gate, "bob", "k3", "{}");
 
     assertThat(third.aborted.getStatus()).isEqualTo(429);
     assertThat(third.aborted.getHeaderString("Retry-After")).matches("[1-9][0-9]*");
@@ -300,7 +201,7 @@ class IdempotencyGateTest {
         new StoredResponse(
             201, Map.of("Content-Type", "application/json"), "{\"id\":1}".getBytes(UTF_8)));
 
-    Request retry = send(gate(ResponseBodyCipher.aesGcm(KEY)), "carol", "k1", "{}");
+    FakeRequest retry = send(gate(ResponseBodyCipher.aesGcm(KEY)), "carol", "k1", "{}");
 
     assertThat(retry.aborted.getStatus()).isEqualTo(503);
     assertThat(problemType(retry.aborted)).contains("idempotency-store-unavailable");
@@ -316,14 +217,14 @@ class IdempotencyGateTest {
 
     // Valid JSON of the wrong shape: the filter admits it, then JAX-RS refuses it (400) before
     // the method, so the claim interceptor never runs.
-    Request invalid = admit(gate, "carol", "k1", "{\"quantity\":\"two\"}");
+    FakeRequest invalid = admit(gate, "carol", "k1", "{\"quantity\":\"two\"}");
     MultivaluedHashMap<String, Object> headers = respond(gate, invalid, 400);
 
     assertThat(invalid.aborted).isNull();
     assertThat(rows()).isZero();
     assertThat((String) headers.getFirst(IdempotencyGate.EXPIRES_HEADER)).matches(IMF_FIXDATE);
 
-    Request fixed = send(gate, "carol", "k1", "{\"quantity\":2}");
+    FakeRequest fixed = send(gate, "carol", "k1", "{\"quantity\":2}");
 
     assertThat(fixed.aborted).isNull();
     assertThat(gate.state.claim()).isNotNull();
@@ -457,7 +358,7 @@ class IdempotencyGateTest {
    * Asserts the answer is a problem with {@code status} that names the operation and an expiry, and
    * that the response filter sends the same expiry as an IMF-fixdate header; returns the expiry.
    */
-  private static Instant assertStatesExpiry(IdempotencyGate gate, Request request, int status) {
+  private static Instant assertStatesExpiry(IdempotencyGate gate, FakeRequest request, int status) {
     assertThat(request.aborted).isNotNull();
     assertThat(request.aborted.getStatus()).isEqualTo(status);
     JsonObject problem =
@@ -510,36 +411,5 @@ class IdempotencyGateTest {
   private static final String IMF_FIXDATE =
       "[A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT";
 
-  private static final Idempotent POLICY =
-      new Idempotent() {
-        @Override
-        public Class<? extends Annotation> annotationType() {
-          return Idempotent.class;
-        }
-
-        @Override
-        public String operation() {
-          return OPERATION;
-        }
-
-        @Override
-        public String ttl() {
-          return "PT24H";
-        }
-
-        @Override
-        public boolean keyRequired() {
-          return true;
-        }
-
-        @Override
-        public SideEffects sideEffects() {
-          return SideEffects.LOCAL;
-        }
-
-        @Override
-        public String outcomeUnknownProblem() {
-          return "outcome-unknown";
-        }
-      };
+  private static final Idempotent POLICY = GateFixtures.policy(OPERATION, SideEffects.LOCAL);
 }
