@@ -142,9 +142,9 @@ class GatewayFaultsIT {
     assertThat(pay("bob", orderId, key, "pm_card_ok").statusCode()).isEqualTo(504);
     Sandbox.noFaults();
 
-    // The test server runs reconciliation every 2 s for keys older than 30 s.
+    // The test server runs reconciliation every 2 s for keys older than 60 s.
     await()
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofSeconds(2))
         .until(() -> pay("bob", orderId, key, "pm_card_ok").statusCode() == 201);
     assertThat(Sandbox.charges(orderId)).isEqualTo(1);

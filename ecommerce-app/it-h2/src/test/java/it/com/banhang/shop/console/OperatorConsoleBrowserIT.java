@@ -130,7 +130,7 @@ class OperatorConsoleBrowserIT {
       Sandbox.noFaults();
     }
 
-    // Fast from here: the shop's own reconciliation (every 2 s for keys older than 30 s in this
+    // Fast from here: the shop's own reconciliation (every 2 s for keys older than 60 s in this
     // suite) would otherwise settle the key before the operator does.
     showStuckOperations();
     browser.selectGridRow("stuck-grid", capturedKey);
