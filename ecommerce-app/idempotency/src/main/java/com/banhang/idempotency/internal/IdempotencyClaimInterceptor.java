@@ -32,7 +32,11 @@ public class IdempotencyClaimInterceptor {
 
   @AroundInvoke
   public Object claimBeforeTransaction(InvocationContext invocation) throws Exception {
-    if (!state.isAdmitted() || state.isClaimAttempted() || state.claim() != null) {
+    if (!state.isAdmitted()
+        || state.isClaimAttempted()
+        || state.claim() != null
+        || gate.claimsInTransaction(state.admittedPolicy())) {
+      // Nothing to claim, or a local operation's claim, made inside its transaction later.
       return invocation.proceed();
     }
     Response answer = gate.claimAdmitted();

@@ -1,5 +1,6 @@
 package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.IdempotencyEvent.Outcome;
@@ -11,6 +12,7 @@ import com.banhang.idempotency.persistence.ClaimRequest;
 import com.banhang.idempotency.persistence.ClaimResult;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.persistence.KeyBusyException;
 import com.banhang.idempotency.persistence.RecordStatus;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -167,6 +169,13 @@ public class IdempotencyGate {
             settings.lease(),
             ttl,
             policy.sideEffects() == SideEffects.LOCAL);
+    if (claimsInTransaction(policy)) {
+      // The claim inside the operation's transaction reads the key while it locks it: one round
+      // trip answers a new key and a retry alike, so nothing is read here.
+      state.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
+      state.admitted(policy, claimRequest, false);
+      return;
+    }
     long readStarted = System.nanoTime();
     IdempotencyRecord existing;
     try {
@@ -269,6 +278,92 @@ public class IdempotencyGate {
       events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
       return storeUnavailable(operation, record.expiresAt());
     }
+  }
+
+  /**
+   * Whether {@code policy}'s key is claimed inside the operation's own transaction (by {@link
+   * #claimInTransaction()}, from {@link IdempotencyInterceptor}) rather than before it: local
+   * operations, unless configured otherwise (docs/performance.md, "One commit per new key").
+   */
+  boolean claimsInTransaction(Idempotent policy) {
+    return policy.sideEffects() == SideEffects.LOCAL && settings.localClaimInTransaction();
+  }
+
+  /**
+   * Phases 2 and 3 for a local operation, from {@link IdempotencyInterceptor} inside the
+   * operation's JTA transaction: the claim holds the key until that transaction ends, so a new key
+   * costs the business commit only, and a concurrent duplicate waits and then sees the completed
+   * key (a replay) instead of a running one (409). Its row is written by {@link
+   * #completeInTransaction}, or not at all if the transaction rolls back.
+   *
+   * @return null when this request won the claim and the method may run; otherwise the answer,
+   *     which commits nothing
+   * @throws AnswerWithRollbackException with the answer when the transaction must roll back
+   */
+  Response claimInTransaction() {
+    ClaimRequest claimRequest = state.admittedRequest();
+    Idempotent policy = state.admittedPolicy();
+    String operation = claimRequest.operation();
+    state.claimAttempted();
+    long claimStarted = System.nanoTime();
+    ClaimResult result;
+    try {
+      result = store.claimInTransaction(claimRequest, settings.localClaimLockWait());
+    } catch (KeyBusyException e) {
+      // The owner held the key longer than the wait: it is running, as a 409 says.
+      events.fire(
+          new IdempotencyEvent(
+              operation, Outcome.IN_PROGRESS, Duration.ofNanos(System.nanoTime() - claimStarted)));
+      throw new AnswerWithRollbackException(problems.keyInUse(operation, state.expiresAt()));
+    } catch (IdempotencyStoreUnavailableException e) {
+      LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
+      events.fire(
+          new IdempotencyEvent(
+              operation,
+              Outcome.STORE_UNAVAILABLE,
+              Duration.ofNanos(System.nanoTime() - claimStarted)));
+      throw new AnswerWithRollbackException(storeUnavailable(operation, state.expiresAt()));
+    }
+    Duration claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
+    IdempotencyRecord record = result.record();
+    state.keyPresented(operation, record.expiresAt());
+    if (result.won()) {
+      // Attempt 1: the key had no row, so this claim adds one; that is what the limit counts.
+      if (record.attempt() == 1) {
+        NewKeyLimits.Decision decision =
+            settings.newKeyLimits().tryAcquire(claimRequest.tenant(), operation);
+        if (!decision.allowed()) {
+          events.fire(new IdempotencyEvent(operation, Outcome.RATE_LIMITED, claimTime));
+          throw new AnswerWithRollbackException(
+              tooManyNewKeys(operation, decision.retryAfter(), record.expiresAt()));
+        }
+      }
+      state.claimedInTransaction(record);
+      events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
+      return null;
+    }
+    try {
+      return answerDuplicate(policy, claimRequest, record, claimTime);
+    } catch (IdempotencyStoreUnavailableException e) {
+      LOG.log(Level.WARNING, "cannot answer a duplicate of " + operation, e);
+      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
+      return storeUnavailable(operation, record.expiresAt());
+    }
+  }
+
+  /**
+   * Writes the key claimed by {@link #claimInTransaction()} as completed with {@code response}, in
+   * the operation's transaction: the key's one write.
+   *
+   * @throws ClaimLostException when the row changed under the claim
+   */
+  StoredResponse completeInTransaction(Response response) {
+    IdempotencyRecord claimed = state.claimedInTransaction();
+    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
+    if (!store.completeInTransaction(claimed, stored)) {
+      throw new ClaimLostException(claimed.claimedKey());
+    }
+    return stored;
   }
 
   /**
@@ -459,7 +554,7 @@ public class IdempotencyGate {
       // A decided business rejection: final for this key, replayed like a success.
       StoredResponse stored =
           StoredResponses.capture(toResponse(response), settings.storedHeaders());
-      if (store.complete(claim, stored)) {
+      if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
         response.setEntity(stored.body());
         events.fire(new IdempotencyEvent(claim.operation(), Outcome.REJECTION_STORED));
       }
@@ -470,6 +565,19 @@ public class IdempotencyGate {
     if (store.release(claim)) {
       events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
     }
+  }
+
+  /**
+   * A claim made inside the operation's transaction left no row when that transaction rolled back
+   * with the rejection: the key is claimed again, on its own, to keep the decision. Another request
+   * that owns the key by now is left alone.
+   */
+  private boolean storeRejectionOfARolledBackClaim(StoredResponse stored) {
+    if (state.claimedInTransaction() == null) {
+      return false;
+    }
+    ClaimResult again = store.claim(state.admittedRequest());
+    return again.won() && store.complete(again.record().claimedKey(), stored);
   }
 
   private static Response toResponse(ContainerResponseContext context) {

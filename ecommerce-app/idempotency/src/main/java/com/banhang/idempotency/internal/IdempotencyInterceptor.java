@@ -18,8 +18,9 @@ import jakarta.ws.rs.core.Response;
 /**
  * Runs inside the method's JTA transaction (its priority is after the Jakarta Transactions
  * interceptor's), so the completed key commits with the business rows or not at all. The response
- * is serialised here, stored, and sent from the stored bytes. The key was claimed just before, by
- * {@link IdempotencyClaimInterceptor}, outside that transaction.
+ * is serialised here, stored, and sent from the stored bytes. A local operation's key is claimed
+ * here too, inside that transaction ({@link IdempotencyGate#claimInTransaction()}); a remote
+ * operation's was claimed just before, by {@link IdempotencyClaimInterceptor}, outside it.
  *
  * <p>The binding's value is a placeholder: every member of {@link Idempotent} is non-binding.
  */
@@ -30,11 +31,24 @@ public class IdempotencyInterceptor {
 
   @Inject IdempotentRequestState state;
   @Inject IdempotencyRecords records;
+  @Inject IdempotencyGate gate;
   @Inject Event<IdempotencyEvent> events;
 
   @AroundInvoke
   public Object completeInTransaction(InvocationContext invocation) throws Exception {
     ClaimedKey claim = state.claim();
+    if (claim == null && state.isAdmitted() && !state.isClaimAttempted()) {
+      // A local operation claims here, inside its transaction; without one (a method that is
+      // not @Transactional) the claim commits on its own, as before a transaction.
+      Response answer =
+          state.inTransaction() && gate.claimsInTransaction(state.admittedPolicy())
+              ? gate.claimInTransaction()
+              : gate.claimAdmitted();
+      if (answer != null) {
+        return answer;
+      }
+      claim = state.claim();
+    }
     if (claim == null) {
       return invocation.proceed();
     }
@@ -56,7 +70,10 @@ public class IdempotencyInterceptor {
     Response response = (Response) result;
     StoredResponse stored;
     try {
-      stored = records.complete(claim, response);
+      stored =
+          state.claimedInTransaction() != null
+              ? gate.completeInTransaction(response)
+              : records.complete(claim, response);
     } catch (ClaimLostException e) {
       state.claimLost();
       throw e;

@@ -50,6 +50,25 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.in-progress-wait", defaultValue = "PT0S")
   Duration inProgressWait;
 
+  /**
+   * Where a local operation claims its key: {@code in-transaction} (the default: inside the
+   * operation's transaction, so a new key costs one commit and a concurrent duplicate waits for the
+   * replay) or {@code before-transaction} (a claim committed on its own first, as remote operations
+   * always do). docs/performance.md measures both.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.local-claim", defaultValue = "in-transaction")
+  String localClaim;
+
+  /**
+   * How long a claim inside the operation's transaction waits for another transaction that holds
+   * the same key before it is answered 409 (PostgreSQL and SQL Server; on H2 the database URL's
+   * LOCK_TIMEOUT bounds the wait).
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.local-claim.lock-wait", defaultValue = "PT10S")
+  Duration localClaimLockWait;
+
   @Inject
   @ConfigProperty(name = "idempotency.retry-after-seconds", defaultValue = "1")
   int retryAfterSeconds;
@@ -126,6 +145,29 @@ public class IdempotencySettings {
       }
     }
     return current;
+  }
+
+  /**
+   * Whether a local operation claims its key inside its own transaction.
+   *
+   * @throws IllegalArgumentException for a value other than the two documented ones
+   */
+  public boolean localClaimInTransaction() {
+    String value = localClaim == null ? "before-transaction" : localClaim.strip();
+    return switch (value) {
+      case "in-transaction" -> true;
+      case "before-transaction" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              "idempotency.local-claim is '"
+                  + value
+                  + "'; use in-transaction or before-transaction");
+    };
+  }
+
+  /** The bound of a claim's wait for another transaction holding the key (in-transaction). */
+  public Duration localClaimLockWait() {
+    return localClaimLockWait == null ? Duration.ofSeconds(10) : localClaimLockWait;
   }
 
   /** How long a duplicate waits for a running first attempt before it is answered 409. */

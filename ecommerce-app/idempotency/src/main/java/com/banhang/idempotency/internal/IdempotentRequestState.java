@@ -4,6 +4,7 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.persistence.ClaimRequest;
+import com.banhang.idempotency.persistence.IdempotencyRecord;
 import com.banhang.idempotency.persistence.StoredResponse;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
@@ -30,6 +31,7 @@ public class IdempotentRequestState {
   private boolean newKey;
   private boolean claimAttempted;
   private ClaimedKey claim;
+  private IdempotencyRecord claimedInTransaction;
   private boolean executionStarted;
   private volatile StoredResponse completed;
   private OutcomeUnknownException outcomeUnknown;
@@ -80,6 +82,20 @@ public class IdempotentRequestState {
 
   void claimed(ClaimedKey claim) {
     this.claim = claim;
+  }
+
+  /**
+   * This request owns {@code claimed} inside the operation's transaction: nothing of it is written
+   * yet (or only in that transaction), and it ends with that transaction.
+   */
+  void claimedInTransaction(IdempotencyRecord claimed) {
+    this.claim = claimed.claimedKey();
+    this.claimedInTransaction = claimed;
+  }
+
+  /** The claim made inside the operation's transaction, or null. */
+  IdempotencyRecord claimedInTransaction() {
+    return claimedInTransaction;
   }
 
   public ClaimedKey claim() {

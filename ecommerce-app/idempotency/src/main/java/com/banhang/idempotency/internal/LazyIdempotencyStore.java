@@ -49,6 +49,21 @@ final class LazyIdempotencyStore implements IdempotencyStore {
     return delegate.get().claim(request);
   }
 
+  /** The other way round: this claim is only safe inside the operation's transaction. */
+  @Override
+  public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
+    if (!insideTransaction.getAsBoolean()) {
+      throw new IdempotencyStoreUnavailableException(
+          "a claim in the operation's transaction needs that transaction: none is active", null);
+    }
+    return delegate.get().claimInTransaction(request, lockWait);
+  }
+
+  @Override
+  public boolean completeInTransaction(IdempotencyRecord claim, StoredResponse response) {
+    return delegate.get().completeInTransaction(claim, response);
+  }
+
   @Override
   public boolean complete(ClaimedKey claim, StoredResponse response) {
     return delegate.get().complete(claim, response);

@@ -1,6 +1,7 @@
 package com.banhang.idempotency.persistence;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -14,6 +15,10 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
 
   private static final String DUPLICATE_KEY = "23505";
   private static final int CONCURRENT_UPDATE = 90131;
+
+  /** "Timeout trying to lock table": the wait for another transaction's row ran out. */
+  private static final int LOCK_TIMEOUT = 50200;
+
   private static final int MAX_ROUNDS = 10;
 
   /**
@@ -28,9 +33,30 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
 
   @Override
   public ClaimResult claim(ClaimRequest request) {
+    return claim(request, false);
+  }
+
+  /**
+   * H2 has no lock on a key that has no row, so the claim inside the caller's transaction writes
+   * the processing row there at once: a concurrent insert of the same key waits on that uncommitted
+   * row (up to the database's LOCK_TIMEOUT, which is the wait here: {@code lockWait} is not used)
+   * and then fails on the primary key once the owner commits, or succeeds after a rollback. The
+   * completion is the usual fenced UPDATE of that row.
+   */
+  @Override
+  public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
+    return claim(request, true);
+  }
+
+  @Override
+  public boolean completeInTransaction(IdempotencyRecord claim, StoredResponse response) {
+    return complete(claim.claimedKey(), response);
+  }
+
+  private ClaimResult claim(ClaimRequest request, boolean inTransaction) {
     // A round is lost only when the row vanished (released, purged) between our insert and read.
     for (int round = 0; round < MAX_ROUNDS; round++) {
-      if (insertNew(request)) {
+      if (insertNew(request, inTransaction)) {
         return new ClaimResult(true, read(request));
       }
       Optional<IdempotencyRecord> existing =
@@ -38,7 +64,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
       if (existing.isEmpty()) {
         continue;
       }
-      if (takeOver(existing.get(), request)) {
+      if (takeOver(existing.get(), request, inTransaction)) {
         return new ClaimResult(true, read(request));
       }
       Optional<IdempotencyRecord> current =
@@ -55,9 +81,10 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
         .orElseThrow(() -> new IllegalStateException("claimed key vanished"));
   }
 
-  private boolean insertNew(ClaimRequest request) {
+  private boolean insertNew(ClaimRequest request, boolean inTransaction) {
     try {
       executeUpdateOrThrow(
+          inTransaction,
           "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, request_hash,"
               + " status, attempt, locked_until, created_at, expires_at)"
               + " VALUES (?, ?, ?, ?, 'PROCESSING', 1, "
@@ -78,7 +105,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
       if (DUPLICATE_KEY.equals(e.getSQLState()) || e.getErrorCode() == CONCURRENT_UPDATE) {
         return false;
       }
-      throw unavailable("cannot claim a key", e);
+      throw busyOrUnavailable("cannot claim a key", e);
     }
   }
 
@@ -86,9 +113,10 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
    * The takeover rules every claim routine shares (see sql/postgresql for the reference), as a
    * compare-and-set on the attempt number read, decided on the database's clock.
    */
-  private boolean takeOver(IdempotencyRecord record, ClaimRequest request) {
+  private boolean takeOver(IdempotencyRecord record, ClaimRequest request, boolean inTransaction) {
     try {
       return executeUpdateOrThrow(
+              inTransaction,
               "UPDATE idempotency_record SET request_hash = ?, status = 'PROCESSING',"
                   + " outcome = NULL, attempt = attempt + 1, locked_until = "
                   + plusMillis(NOW)
@@ -122,14 +150,29 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
       if (e.getErrorCode() == CONCURRENT_UPDATE) {
         return false;
       }
-      throw unavailable("cannot take over a key", e);
+      throw busyOrUnavailable("cannot take over a key", e);
     }
   }
 
-  private int executeUpdateOrThrow(String sql, Object... parameters) throws SQLException {
+  /** A lock wait that ran out is a busy key; any other failure, an unavailable store. */
+  private static RuntimeException busyOrUnavailable(String what, SQLException e) {
+    if (e.getErrorCode() == LOCK_TIMEOUT) {
+      return new KeyBusyException("the key stayed held longer than the lock timeout", e);
+    }
+    return unavailable(what, e);
+  }
+
+  /**
+   * {@code inTransaction}: the statement runs in the caller's transaction; otherwise it must commit
+   * on its own.
+   */
+  private int executeUpdateOrThrow(boolean inTransaction, String sql, Object... parameters)
+      throws SQLException {
     try (var connection = dataSource.getConnection();
         var statement = connection.prepareStatement(sql)) {
-      requireAutoCommit(connection);
+      if (!inTransaction) {
+        requireAutoCommit(connection);
+      }
       bind(statement, parameters);
       return statement.executeUpdate();
     }

@@ -28,6 +28,30 @@ public interface IdempotencyStore {
   ClaimResult claim(ClaimRequest request);
 
   /**
+   * Claims a key inside the caller's transaction, for an operation whose effects all commit in that
+   * transaction ({@link com.banhang.idempotency.SideEffects#LOCAL}): a new key then costs one
+   * commit, the business one. Nothing of the claim is visible to others before that commit; a
+   * concurrent claim of the same key waits until the caller's transaction ends (at most {@code
+   * lockWait}) and then sees its outcome: the completed row, or the key free again after a
+   * rollback. The winner writes its row with {@link #completeInTransaction} before its transaction
+   * commits; a rollback leaves nothing behind. Exactly one of any number of concurrent callers
+   * wins.
+   *
+   * @throws KeyBusyException when the key stayed held longer than {@code lockWait}; the caller's
+   *     transaction must then roll back
+   */
+  ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait);
+
+  /**
+   * Writes a key won by {@link #claimInTransaction} (its {@code claim} record) as completed with
+   * {@code response}, in the same transaction. Fenced like every write after a claim: the row must
+   * still be as the claim found it.
+   *
+   * @return false if the row changed under the claim (nothing written); the caller rolls back
+   */
+  boolean completeInTransaction(IdempotencyRecord claim, StoredResponse response);
+
+  /**
    * Marks the claim completed with its response, in the caller's transaction if one is active.
    *
    * @return false if the attempt no longer owns a processing row (nothing changed)

@@ -107,6 +107,85 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
         == 1;
   }
 
+  /**
+   * The one write of a key claimed inside the caller's transaction, for the stores whose {@link
+   * #claimInTransaction} writes nothing but locks the key (PostgreSQL, SQL Server). Attempt 1 is a
+   * key that had no row: an INSERT, which the primary key refuses if a writer that takes no lock
+   * added one meanwhile. A higher attempt replaces the row the claim found: an UPDATE fenced by
+   * that row's attempt and by the takeover rules, checked again on the database's clock; a row
+   * purged in between is inserted instead.
+   */
+  @Override
+  public boolean completeInTransaction(IdempotencyRecord claim, StoredResponse response) {
+    byte[] body = cipher.seal(response.body(), claim.tenant(), claim.operation(), claim.key());
+    if (claim.attempt() > 1) {
+      int replaced =
+          executeUpdate(
+              "UPDATE idempotency_record SET request_hash = ?, status = 'COMPLETED',"
+                  + " outcome = NULL, attempt = ?, locked_until = "
+                  + now()
+                  + ", created_at = ?, completed_at = "
+                  + now()
+                  + ", expires_at = ?, resource_ref = ?, response_code = ?,"
+                  + " response_headers = ?, response_body = ?, last_check = NULL,"
+                  + " last_check_detail = NULL, last_checked_at = NULL"
+                  + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?"
+                  + " AND attempt = ? AND (status = 'RELEASED'"
+                  + " OR (status = 'COMPLETED' AND expires_at <= "
+                  + now()
+                  + ") OR (status = 'PROCESSING' AND outcome IS NULL AND locked_until <= "
+                  + now()
+                  + "))",
+              claim.requestHash(),
+              claim.attempt(),
+              utc(claim.createdAt()),
+              utc(claim.expiresAt()),
+              response.location(),
+              response.status(),
+              response.headersAsText(),
+              body,
+              claim.tenant(),
+              claim.operation(),
+              claim.key(),
+              claim.attempt() - 1);
+      if (replaced == 1) {
+        return true;
+      }
+    }
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key,"
+                    + " request_hash, status, attempt, locked_until, created_at, completed_at,"
+                    + " expires_at, resource_ref, response_code, response_headers, response_body)"
+                    + " VALUES (?, ?, ?, ?, 'COMPLETED', ?, "
+                    + now()
+                    + ", ?, "
+                    + now()
+                    + ", ?, ?, ?, ?, ?)")) {
+      bind(
+          statement,
+          claim.tenant(),
+          claim.operation(),
+          claim.key(),
+          claim.requestHash(),
+          claim.attempt(),
+          utc(claim.createdAt()),
+          utc(claim.expiresAt()),
+          response.location(),
+          response.status(),
+          response.headersAsText(),
+          body);
+      return statement.executeUpdate() == 1;
+    } catch (SQLException e) {
+      if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+        // Integrity violation: a row appeared that the claim did not see.
+        return false;
+      }
+      throw unavailable("cannot write to the idempotency store", e);
+    }
+  }
+
   @Override
   public boolean markOutcomeUnknown(ClaimedKey claim, StoredResponse problemForRetries) {
     return executeUpdate(

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -12,6 +13,9 @@ import javax.sql.DataSource;
  * transaction.
  */
 public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
+
+  /** lock_timeout ran out. */
+  private static final String LOCK_NOT_AVAILABLE = "55P03";
 
   public PostgresIdempotencyStore(DataSource dataSource) {
     super(dataSource);
@@ -43,6 +47,43 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
         return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2, null));
       }
     } catch (SQLException e) {
+      throw unavailable("cannot claim a key", e);
+    }
+  }
+
+  /**
+   * The function {@code idempotency_claim_in_transaction} (sql/postgresql V8): a transaction-scoped
+   * advisory lock on the key, then a read of its row, in one round trip; nothing is written until
+   * {@link #completeInTransaction}.
+   */
+  @Override
+  public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
+    String sql =
+        "SELECT won, "
+            + COLUMNS
+            + ", read_at FROM idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)";
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      bind(
+          statement,
+          request.tenant(),
+          request.operation(),
+          request.key(),
+          request.requestHash(),
+          request.lease().toMillis(),
+          request.ttl().toSeconds(),
+          request.takeoverAllowed(),
+          Math.max(1, lockWait.toMillis()));
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("idempotency_claim_in_transaction returned no row");
+        }
+        return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2, null));
+      }
+    } catch (SQLException e) {
+      if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+        throw new KeyBusyException("the key stayed held longer than " + lockWait, e);
+      }
       throw unavailable("cannot claim a key", e);
     }
   }

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import javax.sql.DataSource;
 
@@ -54,6 +55,45 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
       throw unavailable("cannot claim a key", e);
     }
   }
+
+  /**
+   * The procedure {@code dbo.usp_idempotency_claim_in_transaction} (sql/sqlserver V8): a read of
+   * the key {@code WITH (UPDLOCK, HOLDLOCK)} inside the caller's transaction, which holds the key
+   * (or the key range where it would be) until that transaction ends; nothing is written until
+   * {@link #completeInTransaction}.
+   */
+  @Override
+  public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
+    try (Connection connection = dataSource.getConnection();
+        CallableStatement call =
+            connection.prepareCall(
+                "{call dbo.usp_idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)}")) {
+      bind(
+          call,
+          request.tenant(),
+          request.operation(),
+          request.key(),
+          request.requestHash(),
+          request.lease().toMillis(),
+          request.ttl().toSeconds(),
+          request.takeoverAllowed(),
+          (int) Math.max(1, Math.min(Integer.MAX_VALUE, lockWait.toMillis())));
+      try (ResultSet rs = call.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("usp_idempotency_claim_in_transaction returned no row");
+        }
+        return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2, null));
+      }
+    } catch (SQLException e) {
+      if (e.getErrorCode() == LOCK_REQUEST_TIMEOUT) {
+        throw new KeyBusyException("the key stayed held longer than " + lockWait, e);
+      }
+      throw unavailable("cannot claim a key", e);
+    }
+  }
+
+  /** "Lock request time out period exceeded." */
+  private static final int LOCK_REQUEST_TIMEOUT = 1222;
 
   /**
    * The purge skips rows that another transaction holds locked instead of waiting for them

@@ -1,5 +1,9 @@
 package com.banhang.idempotency.persistence;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
@@ -15,6 +19,14 @@ class H2IdempotencyStoreTest extends IdempotencyStoreContract {
     dataSource = new JdbcDataSource();
     dataSource.setURL("jdbc:h2:mem:idempotency-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
     migrate(dataSource, "h2");
+  }
+
+  /** H2 bounds a wait for another transaction's row by the session's LOCK_TIMEOUT. */
+  @Override
+  void boundLockWait(Connection connection, Duration wait) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SET LOCK_TIMEOUT " + wait.toMillis());
+    }
   }
 
   @Override

@@ -263,6 +263,316 @@ abstract class IdempotencyStoreContract {
     assertThat(again.record().response()).isEqualTo(response("first"));
   }
 
+  // ------------------------------------------------------------------ claiming in the operation's
+  // transaction (local operations): one commit per new key
+
+  @Test
+  void claimInTransaction_newKey_wonWithAttempt1_andVisibleOnlyOnceCompletedAndCommitted()
+      throws Exception {
+    String key = newKey();
+    try (Transaction tx = new Transaction()) {
+      ClaimResult result = tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG);
+
+      assertThat(result.won()).isTrue();
+      IdempotencyRecord claimed = result.record();
+      assertThat(claimed.attempt()).isEqualTo(1);
+      assertThat(claimed.status()).isEqualTo(RecordStatus.PROCESSING);
+      assertThat(claimed.expiresAt()).isAfter(Instant.now().plus(LONG).minusSeconds(5));
+      assertThat(store.find(TENANT, OPERATION, key)).as("nothing committed yet").isEmpty();
+
+      assertThat(tx.store.completeInTransaction(claimed, response(key))).isTrue();
+      assertThat(store.find(TENANT, OPERATION, key)).as("still not committed").isEmpty();
+      tx.commit();
+
+      IdempotencyRecord stored = store.find(TENANT, OPERATION, key).orElseThrow();
+      assertThat(stored.status()).isEqualTo(RecordStatus.COMPLETED);
+      assertThat(stored.attempt()).isEqualTo(1);
+      assertThat(stored.requestHash()).isEqualTo(HASH);
+      assertThat(stored.response()).isEqualTo(response(key));
+      assertThat(stored.expiresAt()).isEqualTo(claimed.expiresAt());
+      assertThat(resourceRef(key)).isEqualTo("/api/v1/orders/" + key);
+    }
+  }
+
+  @Test
+  void claimInTransaction_rolledBack_leavesNoRowAndTheKeyFree() throws Exception {
+    String key = newKey();
+    try (Transaction tx = new Transaction()) {
+      IdempotencyRecord claimed =
+          tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG).record();
+      tx.store.completeInTransaction(claimed, response(key));
+      tx.rollback();
+    }
+    assertThat(store.find(TENANT, OPERATION, key)).isEmpty();
+    try (Transaction tx = new Transaction()) {
+      assertThat(tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG).won())
+          .isTrue();
+    }
+  }
+
+  @Test
+  void claimInTransaction_completedKey_notWon_returnsTheStoredResponse_writesNothing()
+      throws Exception {
+    String key = completedKey();
+    IdempotencyRecord before = store.find(TENANT, OPERATION, key).orElseThrow();
+    try (Transaction tx = new Transaction()) {
+      ClaimResult again = tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG);
+
+      assertThat(again.won()).isFalse();
+      assertThat(again.record().status()).isEqualTo(RecordStatus.COMPLETED);
+      assertThat(again.record().response()).isEqualTo(response(key));
+      tx.commit();
+    }
+    IdempotencyRecord after = store.find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(after.attempt()).isEqualTo(before.attempt());
+    assertThat(after.completedAt()).isEqualTo(before.completedAt());
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void claimInTransaction_32ThreadsOnOneNewKey_oneWins_theOthersWaitAndSeeItsCompletedRow()
+      throws Exception {
+    String key = newKey();
+    List<ClaimResult> results =
+        race(
+            32,
+            () -> {
+              try (Transaction tx = new Transaction()) {
+                ClaimResult result =
+                    tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG);
+                if (result.won()) {
+                  // The owner is slow: everyone else must wait for it, not answer "running".
+                  Thread.sleep(300);
+                  assertThat(tx.store.completeInTransaction(result.record(), response(key)))
+                      .isTrue();
+                  tx.commit();
+                } else {
+                  tx.rollback();
+                }
+                return result;
+              }
+            });
+
+    assertThat(results).filteredOn(ClaimResult::won).hasSize(1);
+    assertThat(results)
+        .filteredOn(r -> !r.won())
+        .hasSize(31)
+        .allSatisfy(
+            r -> {
+              assertThat(r.record().status()).isEqualTo(RecordStatus.COMPLETED);
+              assertThat(r.record().attempt()).isEqualTo(1);
+              assertThat(r.record().response()).isEqualTo(response(key));
+            });
+    assertThat(countRows(key)).isEqualTo(1);
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void claimInTransaction_ownerRollsBack_theWaiterThenOwnsTheKey() throws Exception {
+    String key = newKey();
+    ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+    try (Transaction owner = new Transaction()) {
+      assertThat(owner.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG).won())
+          .isTrue();
+      Future<ClaimResult> waiter =
+          waiterThread.submit(
+              () -> {
+                try (Transaction tx = new Transaction()) {
+                  ClaimResult result =
+                      tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG);
+                  if (result.won()) {
+                    tx.store.completeInTransaction(result.record(), response("second"));
+                    tx.commit();
+                  }
+                  return result;
+                }
+              });
+      Thread.sleep(300);
+      assertThat(waiter).as("the waiter waits while the owner holds the key").isNotDone();
+      owner.rollback();
+
+      ClaimResult second = waiter.get(10, TimeUnit.SECONDS);
+      assertThat(second.won()).isTrue();
+      assertThat(second.record().attempt()).isEqualTo(1);
+    } finally {
+      waiterThread.shutdownNow();
+    }
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response())
+        .isEqualTo(response("second"));
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void claimInTransaction_ownerHoldsLongerThanTheWait_keyBusyAndTheOwnerStillCompletes()
+      throws Exception {
+    String key = newKey();
+    Duration wait = Duration.ofMillis(300);
+    ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+    try (Transaction owner = new Transaction()) {
+      IdempotencyRecord claimed =
+          owner.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG).record();
+      Future<Throwable> waiter =
+          waiterThread.submit(
+              () -> {
+                try (Transaction tx = new Transaction()) {
+                  boundLockWait(tx.connection, wait);
+                  long started = System.nanoTime();
+                  try {
+                    tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), wait);
+                    return null;
+                  } catch (RuntimeException e) {
+                    assertThat(Duration.ofNanos(System.nanoTime() - started))
+                        .isLessThan(Duration.ofSeconds(5));
+                    return e;
+                  } finally {
+                    tx.rollback();
+                  }
+                }
+              });
+      assertThat(waiter.get(10, TimeUnit.SECONDS)).isInstanceOf(KeyBusyException.class);
+      assertThat(owner.store.completeInTransaction(claimed, response(key))).isTrue();
+      owner.commit();
+    } finally {
+      waiterThread.shutdownNow();
+    }
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().status())
+        .isEqualTo(RecordStatus.COMPLETED);
+  }
+
+  @Test
+  void claimInTransaction_releasedKey_takenOverWithAHigherAttempt() throws Exception {
+    String key = newKey();
+    store.release(store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey());
+    try (Transaction tx = new Transaction()) {
+      ClaimResult result =
+          tx.store.claimInTransaction(request(key, OTHER_HASH, LONG, LONG, true), LONG);
+      assertThat(result.won()).isTrue();
+      assertThat(result.record().attempt()).isEqualTo(2);
+      assertThat(tx.store.completeInTransaction(result.record(), response(key))).isTrue();
+      tx.commit();
+    }
+    IdempotencyRecord stored = store.find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(stored.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(stored.attempt()).isEqualTo(2);
+    assertThat(stored.requestHash()).isEqualTo(OTHER_HASH);
+  }
+
+  @Test
+  void claimInTransaction_expiredLease_takenOverOnlyWhenAllowed() throws Exception {
+    String key = newKey();
+    store.claim(request(key, HASH, SHORT_LEASE, LONG, true));
+    pastShortLease();
+    try (Transaction tx = new Transaction()) {
+      assertThat(tx.store.claimInTransaction(request(key, HASH, LONG, LONG, false), LONG).won())
+          .as("no takeover allowed")
+          .isFalse();
+    }
+    try (Transaction tx = new Transaction()) {
+      ClaimResult result = tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG);
+      assertThat(result.won()).isTrue();
+      assertThat(result.record().attempt()).isEqualTo(2);
+      assertThat(tx.store.completeInTransaction(result.record(), response(key))).isTrue();
+      tx.commit();
+    }
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void completeInTransaction_staleClaim_isRefusedAndChangesNothing() throws Exception {
+    String key = newKey();
+    IdempotencyRecord claimed;
+    try (Transaction tx = new Transaction()) {
+      claimed = tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG).record();
+      tx.store.completeInTransaction(claimed, response("first"));
+      tx.commit();
+    }
+    try (Transaction tx = new Transaction()) {
+      assertThat(tx.store.completeInTransaction(claimed, response("second")))
+          .as("a claim already completed cannot write again")
+          .isFalse();
+      tx.rollback();
+    }
+    assertThat(store.find(TENANT, OPERATION, key).orElseThrow().response())
+        .isEqualTo(response("first"));
+  }
+
+  @Test
+  void completeInTransaction_takeoverWhoseRowAnOldOwnerCompletedMeanwhile_isRefused()
+      throws Exception {
+    String key = newKey();
+    ClaimedKey oldOwner =
+        store.claim(request(key, HASH, SHORT_LEASE, LONG, true)).record().claimedKey();
+    pastShortLease();
+    IdempotencyRecord takeover;
+    try (Transaction tx = new Transaction()) {
+      takeover = tx.store.claimInTransaction(request(key, HASH, LONG, LONG, true), LONG).record();
+      assertThat(takeover.attempt()).isEqualTo(2);
+      tx.rollback();
+    }
+    // The old owner finishes after all (its lease had run out, not its work).
+    assertThat(store.complete(oldOwner, response("old"))).isTrue();
+    try (Transaction tx = new Transaction()) {
+      assertThat(tx.store.completeInTransaction(takeover, response("new"))).isFalse();
+      tx.rollback();
+    }
+    IdempotencyRecord stored = store.find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(stored.attempt()).isEqualTo(1);
+    assertThat(stored.response()).isEqualTo(response("old"));
+  }
+
+  /**
+   * Makes {@code connection}'s next claim wait at most {@code wait} for a held key, where the
+   * database takes that bound from the session rather than from the claim (H2: LOCK_TIMEOUT).
+   */
+  void boundLockWait(Connection connection, Duration wait) throws SQLException {}
+
+  /** One transaction on its own connection, rolled back on close unless committed. */
+  final class Transaction implements AutoCloseable {
+    final Connection connection;
+    final IdempotencyStore store;
+    private boolean ended;
+
+    Transaction() throws SQLException {
+      connection = dataSource().getConnection();
+      connection.setAutoCommit(false);
+      store = JdbcIdempotencyStore.forDataSource(singleConnection(connection));
+    }
+
+    void commit() throws SQLException {
+      connection.commit();
+      ended = true;
+    }
+
+    void rollback() throws SQLException {
+      connection.rollback();
+      ended = true;
+    }
+
+    @Override
+    public void close() throws SQLException {
+      try {
+        if (!ended) {
+          connection.rollback();
+        }
+      } finally {
+        connection.close();
+      }
+    }
+  }
+
+  private long countRows(String key) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT COUNT(*) FROM idempotency_record WHERE idempotency_key = ?")) {
+      select.setString(1, key);
+      try (ResultSet rs = select.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   // ------------------------------------------------------------------ leases and fencing
 
   @Test
