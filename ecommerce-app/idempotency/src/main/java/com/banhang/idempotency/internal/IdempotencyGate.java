@@ -486,6 +486,17 @@ public class IdempotencyGate {
   }
 
   void afterMethod(ContainerRequestContext request, ContainerResponseContext response) {
+    if (state.isAdmitted()
+        && !state.isClaimAttempted()
+        && claimsInTransaction(state.admittedPolicy())) {
+      // Refused before its claim (binding or validation failed): no read was made on the way in,
+      // so the row that may bind the key is read now, on this path only, for its expiry.
+      ClaimRequest admitted = state.admittedRequest();
+      state.keyPresented(
+          admitted.operation(),
+          expiryWithoutAClaim(
+              admitted.tenant(), admitted.operation(), admitted.key(), admitted.ttl()));
+    }
     if (state.expiresAt() != null) {
       response.getHeaders().putSingle(EXPIRES_HEADER, httpDate(state.expiresAt()));
     }
