@@ -14,8 +14,9 @@ import org.eclipse.microprofile.config.spi.Converter;
 
 /**
  * A MicroProfile Config over a map, for unit tests (no Config implementation is on the test class
- * path). Also the tests' {@link ConfigProviderResolver}, serving an empty config to code that calls
- * {@code ConfigProvider.getConfig()}.
+ * path). A name missing from the map is looked up in its environment variable form, as MicroProfile
+ * Config does. Also the tests' {@link ConfigProviderResolver}, serving an empty config to code that
+ * calls {@code ConfigProvider.getConfig()}.
  */
 public final class MapConfig implements Config {
 
@@ -39,6 +40,12 @@ public final class MapConfig implements Config {
   @SuppressWarnings("unchecked")
   public <T> Optional<T> getOptionalValue(String name, Class<T> type) {
     String value = values.get(name);
+    if (value == null) {
+      // As MicroProfile Config's environment variables: non-alphanumerics to '_', then upper case.
+      String variable = name.replaceAll("[^A-Za-z0-9]", "_");
+      value =
+          values.getOrDefault(variable, values.get(variable.toUpperCase(java.util.Locale.ROOT)));
+    }
     if (value == null || value.isEmpty()) {
       return Optional.empty();
     }
@@ -47,6 +54,14 @@ public final class MapConfig implements Config {
     }
     if (type == Integer.class || type == int.class) {
       return Optional.of((T) Integer.valueOf(value));
+    }
+    if (type == Boolean.class || type == boolean.class) {
+      // MicroProfile Config's boolean converter.
+      return Optional.of(
+          (T)
+              Boolean.valueOf(
+                  List.of("true", "1", "yes", "y", "on")
+                      .contains(value.toLowerCase(java.util.Locale.ROOT))));
     }
     if (type == Duration.class) {
       return Optional.of((T) Duration.parse(value));

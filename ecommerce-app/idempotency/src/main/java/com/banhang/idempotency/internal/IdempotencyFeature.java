@@ -8,14 +8,32 @@ import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Puts an {@link IdempotencyFilter} on every resource method marked {@link Idempotent}, at
  * deployment. A dynamic feature rather than a name binding, because the annotation is also the CDI
  * interceptor binding: a filter class carrying it would have its own methods intercepted.
+ *
+ * <p>It also applies the operation's comparison-only mode ({@link OperationModes}): a method of an
+ * operation that is {@link OperationMode#OFF} gets no filter at all, so nothing is admitted and the
+ * interceptors pass straight through; a mode that is not one refuses the deployment.
  */
 @Provider
 public class IdempotencyFeature implements DynamicFeature {
+
+  private final Supplier<Config> config;
+
+  public IdempotencyFeature() {
+    this(() -> ConfigProvider.getConfig(IdempotencyFeature.class.getClassLoader()));
+  }
+
+  /** Over {@code config} (tests). */
+  IdempotencyFeature(Supplier<Config> config) {
+    this.config = config;
+  }
 
   @Override
   public void configure(ResourceInfo resourceInfo, FeatureContext context) {
@@ -36,7 +54,15 @@ public class IdempotencyFeature implements DynamicFeature {
       throw new IllegalStateException("@Idempotent method " + method + " names no operation");
     }
     IdempotentEndpoints.register(resourceInfo.getResourceClass());
+    Config settings = config.get();
+    OperationModes.register(policy.operation());
+    // Throws, naming the property and the allowed values, when the mode is not one.
+    OperationMode mode = OperationModes.mode(settings, policy.operation());
+    OperationModes.announce(policy.operation(), mode, OperationModes.acknowledged(settings));
+    if (mode == OperationMode.OFF) {
+      return;
+    }
     // After authentication and authorization: a replay is served only to a caller allowed now.
-    context.register(new IdempotencyFilter(policy), Priorities.USER);
+    context.register(new IdempotencyFilter(policy, mode), Priorities.USER);
   }
 }

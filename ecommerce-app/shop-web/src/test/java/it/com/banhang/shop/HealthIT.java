@@ -18,7 +18,7 @@ class HealthIT {
     assertThat(ready.statusCode()).as(ready.asString()).isEqualTo(200);
     assertThat((String) ready.path("status")).isEqualTo("UP");
     Map<String, Map<String, Object>> checks = checks(ready);
-    assertThat(checks).containsKeys("database", "gateway", "migrations");
+    assertThat(checks).containsKeys("database", "gateway", "migrations", "idempotency-enforced");
     checks.forEach((name, check) -> assertThat(check.get("status")).as(name).isEqualTo("UP"));
 
     Map<String, Object> database = data(checks.get("database"));

@@ -1,0 +1,57 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.Idempotent;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.WithAnnotations;
+import jakarta.interceptor.Interceptor;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The comparison-only switch at deployment ({@link OperationModes}): remembers the operation of
+ * every {@link Idempotent} method while CDI discovers the application's classes, then, once the
+ * deployment is valid, refuses it when a mode property holds no mode, and logs at SEVERE every
+ * operation that is not enforced. JAX-RS may build its resources later (on the first request); this
+ * runs while the application starts.
+ */
+public class ComparisonModeCheck implements Extension {
+
+  void discover(@Observes @WithAnnotations(Idempotent.class) ProcessAnnotatedType<?> type) {
+    operations(type.getAnnotatedType());
+  }
+
+  void checkModes(@Observes AfterDeploymentValidation validation) {
+    check(ConfigProvider.getConfig(ComparisonModeCheck.class.getClassLoader()), validation);
+  }
+
+  /** Refuses the deployment over a mode that is not one; else logs those not enforced. */
+  static void check(Config config, AfterDeploymentValidation validation) {
+    try {
+      OperationModes.announce(config);
+    } catch (IllegalStateException invalid) {
+      validation.addDeploymentProblem(invalid);
+    }
+  }
+
+  /** Registers the operations of {@code type}'s {@link Idempotent} class or methods. */
+  static void operations(AnnotatedType<?> type) {
+    if (type.isAnnotationPresent(Interceptor.class)) {
+      return; // The library's own interceptors carry the binding with a placeholder operation.
+    }
+    Idempotent onClass = type.getAnnotation(Idempotent.class);
+    if (onClass != null) {
+      OperationModes.register(onClass.operation());
+    }
+    for (AnnotatedMethod<?> method : type.getMethods()) {
+      Idempotent onMethod = method.getAnnotation(Idempotent.class);
+      if (onMethod != null) {
+        OperationModes.register(onMethod.operation());
+      }
+    }
+  }
+}

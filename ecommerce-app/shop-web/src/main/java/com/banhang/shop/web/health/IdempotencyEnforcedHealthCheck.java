@@ -1,0 +1,47 @@
+package com.banhang.shop.web.health;
+
+import com.banhang.idempotency.ComparisonModes;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * Readiness: every idempotent operation is enforced. The comparison-only switch ({@code
+ * idempotency.operations.<operation>.mode}, docs/configuration.md) lets keys stop protecting an
+ * operation, for side-by-side measurements only. A node running like that is DOWN, so no load
+ * balancer sends it real traffic by mistake, unless {@value ComparisonModes#ACKNOWLEDGED} is true;
+ * then it is UP. Either way the data lists each operation that is not enforced with its mode.
+ */
+@Readiness
+@ApplicationScoped
+public class IdempotencyEnforcedHealthCheck implements HealthCheck {
+
+  static final String NAME = "idempotency-enforced";
+
+  @Inject Config config;
+
+  @Override
+  public HealthCheckResponse call() {
+    Map<String, String> notEnforced;
+    try {
+      notEnforced = ComparisonModes.notEnforced(config);
+    } catch (IllegalStateException wrongMode) {
+      // The deployment refuses such a value; this is only reached if it changed since.
+      return HealthCheckResponse.named(NAME)
+          .down()
+          .withData("problem", wrongMode.getMessage())
+          .build();
+    }
+    if (notEnforced.isEmpty()) {
+      return HealthCheckResponse.named(NAME).up().build();
+    }
+    boolean acknowledged = ComparisonModes.acknowledged(config);
+    var response = HealthCheckResponse.named(NAME).status(acknowledged);
+    notEnforced.forEach(response::withData);
+    return response.withData("acknowledged", acknowledged).build();
+  }
+}
