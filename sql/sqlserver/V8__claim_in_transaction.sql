@@ -7,8 +7,11 @@
 -- The caller writes the row once, already completed, just before it commits (an INSERT for a new
 -- key, an UPDATE fenced by the attempt read here for a takeover).
 --
--- The wait is bounded by @wait_ms (error 1222 when it runs out); SET LOCK_TIMEOUT inside a
--- procedure ends with the procedure, so the caller's setting is untouched. Returns one row: won,
+-- The wait is bounded by @wait_ms (error 1222 when it runs out; XACT_ABORT then rolls the caller's
+-- transaction back, which the caller does anyway); SET options inside a procedure end with it, so
+-- the caller's settings are untouched. HOLDLOCK on a key that has no row locks the range up to the
+-- next key: two new keys that fall into the same gap of the index wait for each other until the
+-- first commits (docs/sqlserver.md says what to measure on a first run). Returns one row: won,
 -- the row as the claim leaves it (when won: the claim the caller now holds, status PROCESSING,
 -- attempt raised over the row it replaces; otherwise the row as found), and the database's clock.
 -- Takeover rules are usp_idempotency_claim's.
@@ -24,6 +27,9 @@ CREATE OR ALTER PROCEDURE dbo.usp_idempotency_claim_in_transaction
 AS
 BEGIN
     SET NOCOUNT ON;
+    -- A lock wait that runs out (1222) must end the procedure and doom the caller's transaction,
+    -- not let it go on to answer "won" for a key it never read.
+    SET XACT_ABORT ON;
     -- Outside a transaction the lock would end with the read and protect nothing.
     IF @@TRANCOUNT = 0 AND (@@OPTIONS & 2) = 0
         THROW 50003, 'usp_idempotency_claim_in_transaction must be called inside the operation''s transaction', 1;

@@ -16,8 +16,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * The comparison-only switch at deployment ({@link OperationModes}): remembers the operation of
  * every {@link Idempotent} method while CDI discovers the application's classes, then, once the
  * deployment is valid, refuses it when a mode property holds no mode, and logs at SEVERE every
- * operation that is not enforced. JAX-RS may build its resources later (on the first request); this
- * runs while the application starts.
+ * operation that is not enforced; it also refuses an {@code idempotency.local-claim} that names no
+ * shape. JAX-RS may build its resources later (on the first request); this runs while the
+ * application starts.
  */
 public class ComparisonModeCheck implements Extension {
 
@@ -26,7 +27,24 @@ public class ComparisonModeCheck implements Extension {
   }
 
   void checkModes(@Observes AfterDeploymentValidation validation) {
-    check(ConfigProvider.getConfig(ComparisonModeCheck.class.getClassLoader()), validation);
+    Config config = ConfigProvider.getConfig(ComparisonModeCheck.class.getClassLoader());
+    check(config, validation);
+    checkLocalClaim(config, validation);
+  }
+
+  /**
+   * Refuses the deployment over an {@code idempotency.local-claim} that names no shape, rather than
+   * failing every keyed request of a local operation later.
+   */
+  static void checkLocalClaim(Config config, AfterDeploymentValidation validation) {
+    IdempotencySettings settings = new IdempotencySettings();
+    settings.localClaim =
+        config.getOptionalValue("idempotency.local-claim", String.class).orElse("in-transaction");
+    try {
+      settings.localClaimInTransaction();
+    } catch (IllegalArgumentException invalid) {
+      validation.addDeploymentProblem(invalid);
+    }
   }
 
   /** Refuses the deployment over a mode that is not one; else logs those not enforced. */

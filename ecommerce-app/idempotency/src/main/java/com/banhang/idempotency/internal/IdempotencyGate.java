@@ -587,7 +587,12 @@ public class IdempotencyGate {
     if (state.claimedInTransaction() == null) {
       return false;
     }
-    ClaimResult again = store.claim(state.admittedRequest());
+    ClaimResult again;
+    try {
+      again = store.claim(state.admittedRequest());
+    } catch (KeyBusyException e) {
+      return false;
+    }
     return again.won() && store.complete(again.record().claimedKey(), stored);
   }
 

@@ -105,7 +105,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
       if (DUPLICATE_KEY.equals(e.getSQLState()) || e.getErrorCode() == CONCURRENT_UPDATE) {
         return false;
       }
-      throw busyOrUnavailable("cannot claim a key", e);
+      throw busyOrUnavailable("cannot claim a key", e, inTransaction);
     }
   }
 
@@ -150,13 +150,17 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
       if (e.getErrorCode() == CONCURRENT_UPDATE) {
         return false;
       }
-      throw busyOrUnavailable("cannot take over a key", e);
+      throw busyOrUnavailable("cannot take over a key", e, inTransaction);
     }
   }
 
-  /** A lock wait that ran out is a busy key; any other failure, an unavailable store. */
-  private static RuntimeException busyOrUnavailable(String what, SQLException e) {
-    if (e.getErrorCode() == LOCK_TIMEOUT) {
+  /**
+   * Inside the caller's transaction, a lock wait that ran out is a busy key; outside one, and any
+   * other failure, an unavailable store (a claim committed on its own answers 503 then, as before).
+   */
+  private static RuntimeException busyOrUnavailable(
+      String what, SQLException e, boolean inTransaction) {
+    if (inTransaction && e.getErrorCode() == LOCK_TIMEOUT) {
       return new KeyBusyException("the key stayed held longer than the lock timeout", e);
     }
     return unavailable(what, e);

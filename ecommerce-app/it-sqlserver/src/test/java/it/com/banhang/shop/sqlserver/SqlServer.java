@@ -65,11 +65,16 @@ final class SqlServer {
     return statement;
   }
 
-  /** Executions of the claim procedure in this database, over every cached plan of it. */
+  /**
+   * Executions of the two claim procedures in this database, over every cached plan of them: the
+   * claim committed on its own (V5) and the claim inside the operation's transaction (V8).
+   */
   static long claimProcedureExecutions() throws SQLException {
     return number(
         "SELECT COALESCE(SUM(execution_count), 0) FROM sys.dm_exec_procedure_stats"
-            + " WHERE database_id = DB_ID() AND object_id = OBJECT_ID('dbo.usp_idempotency_claim')");
+            + " WHERE database_id = DB_ID() AND object_id IN"
+            + " (OBJECT_ID('dbo.usp_idempotency_claim'),"
+            + " OBJECT_ID('dbo.usp_idempotency_claim_in_transaction'))");
   }
 
   /**

@@ -165,6 +165,65 @@ class SqlServerReadinessIT {
     }
   }
 
+  @Test
+  void claimInTransactionProcedure_holdsTheKeyUntilTheCallersCommit_boundsTheWait()
+      throws Exception {
+    // Outside any transaction the lock would protect nothing: refused.
+    try (Connection connection = SqlServer.connect()) {
+      assertRefused(() -> callClaimInTransaction(connection, newKey(), 1_000), 50003);
+    }
+    String key = newKey();
+    try (Connection owner = SqlServer.connect();
+        Connection waiter = SqlServer.connect()) {
+      owner.setAutoCommit(false);
+      waiter.setAutoCommit(false);
+      assertThat(callClaimInTransaction(owner, key, 1_000)).as("the owner wins").isTrue();
+      // While the owner's transaction holds the key, another claim waits, then fails (1222).
+      long started = System.nanoTime();
+      assertRefused(() -> callClaimInTransaction(waiter, key, 300), 1222);
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - started))
+          .isBetween(java.time.Duration.ofMillis(250), java.time.Duration.ofSeconds(5));
+      waiter.rollback();
+      // The owner writes its row once, completed, and commits; the next claim replays it.
+      try (PreparedStatement insert =
+          owner.prepareStatement(
+              "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key,"
+                  + " request_hash, status, attempt, locked_until, created_at, completed_at,"
+                  + " expires_at, response_code) VALUES (?, 'it.guard', ?, ?, 'COMPLETED', 1,"
+                  + " SYSDATETIMEOFFSET(), SYSDATETIMEOFFSET(), SYSDATETIMEOFFSET(),"
+                  + " DATEADD(hour, 1, SYSDATETIMEOFFSET()), 201)")) {
+        insert.setString(1, TENANT);
+        insert.setString(2, key);
+        insert.setString(3, HASH);
+        assertThat(insert.executeUpdate()).isEqualTo(1);
+      }
+      owner.commit();
+      assertThat(callClaimInTransaction(waiter, key, 1_000)).as("completed: not won").isFalse();
+      waiter.rollback();
+    }
+  }
+
+  /** {@code dbo.usp_idempotency_claim_in_transaction} of sql/sqlserver V8: whether it won. */
+  private static boolean callClaimInTransaction(Connection connection, String key, int waitMs)
+      throws SQLException {
+    try (CallableStatement call =
+        connection.prepareCall(
+            "{call dbo.usp_idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)}")) {
+      call.setString(1, TENANT);
+      call.setString(2, "it.guard");
+      call.setString(3, key);
+      call.setString(4, HASH);
+      call.setLong(5, 60_000);
+      call.setLong(6, 3_600);
+      call.setBoolean(7, true);
+      call.setInt(8, waitMs);
+      try (ResultSet rs = call.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+
   private static boolean callClaim(Connection connection, String tenant, String key)
       throws SQLException {
     try (CallableStatement call =
