@@ -781,6 +781,9 @@ public class CostBench {
     checkPhase(label, conns, wrong.get(), clientErrors.get(), firstClientError.get());
     if (window != null) {
       wall = window.lengthNanos();
+      if (window.ticksAtOpen >= 0 && window.ticksAtClose >= 0) {
+        serverCpu = window.ticksAtClose - window.ticksAtOpen;
+      }
     }
     long[] latencies = merge(logs);
     return new PhaseResult(
@@ -927,8 +930,10 @@ public class CostBench {
       long start = System.nanoTime();
       deadline[0] = start + lengthNanos;
       go.countDown();
-      // The owners: one every step; each is published once its head start has passed.
+      // The owners: one every step; each is published once its claim is seen and its head start
+      // has passed.
       int i = 0;
+      int unclaimed = 0;
       while (!stop.get() && i < orders.size()) {
         long ownerStart = start + i * step;
         if (ownerStart >= deadline[0]) {
@@ -943,8 +948,14 @@ public class CostBench {
                 paymentRequest(orderId, key, options.requestTimeoutSeconds + 20),
                 HttpResponse.BodyHandlers.ofByteArray()));
         Owner owner = new Owner(key, orderId, sent, sent + headStart, sent + latency - margin);
-        sleepUntil(owner.activeFrom());
-        current.set(owner);
+        // Duplicates only once the owner's claim is committed: under load the owner itself may
+        // queue longer than its head start, and a duplicate claiming first would become the owner.
+        if (awaitClaim(key, owner.activeUntil() - 100_000_000L)) {
+          sleepUntil(owner.activeFrom());
+          current.set(owner);
+        } else {
+          unclaimed++;
+        }
         i++;
       }
       for (Thread t : workers) {
@@ -968,6 +979,10 @@ public class CostBench {
       long serverCpu = serverTicks() - serverBefore;
       long clientCpu = cpuTicks(ProcessHandle.current().pid()) - clientBefore;
       checkPhase("conflict", conns, wrong.get(), clientErrors.get(), firstClientError.get());
+      if (unclaimed > 0) {
+        System.out.println(
+            "  " + unclaimed + " owners not seen claiming in time: no duplicates sent for them");
+      }
       long[] latencies = merge(logs);
       return new PhaseResult(
           Shape.CONFLICT,
@@ -984,6 +999,34 @@ public class CostBench {
     } finally {
       resetFaults();
     }
+  }
+
+  /** Polls the operator's key lookup until the owner's key exists (its claim committed). */
+  boolean awaitClaim(String key, long until) throws IOException, InterruptedException {
+    HttpRequest lookup =
+        HttpRequest.newBuilder(
+                URI.create(
+                    options.baseUrl
+                        + "/api/v1/admin/keys/"
+                        + options.user
+                        + "/payments.charge/"
+                        + key))
+            .timeout(Duration.ofSeconds(10))
+            .header("Authorization", operatorAuthorization)
+            .header("Accept", "application/json")
+            .GET()
+            .build();
+    while (System.nanoTime() < until) {
+      HttpResponse<byte[]> r = send(ownerClient, lookup);
+      if (r.statusCode() == 200) {
+        return true;
+      }
+      if (r.statusCode() != 404) {
+        throw abort("key lookup answered " + r.statusCode() + ": " + text(r));
+      }
+      Thread.sleep(10);
+    }
+    return false;
   }
 
   static void sleepUntil(long nanoTime) throws InterruptedException {
@@ -1041,6 +1084,9 @@ public class CostBench {
     volatile long closedAt = Long.MAX_VALUE;
     volatile boolean closed;
     volatile long loadStart;
+    // Server CPU ticks when the purge was sent and answered (an open-ended window only).
+    volatile long ticksAtOpen = -1;
+    volatile long ticksAtClose = -1;
     final long fixedLength;
 
     Window(long fixedLength) {
@@ -1172,10 +1218,12 @@ public class CostBench {
                         .header("Idempotency-Key", UUID.randomUUID().toString())
                         .POST(HttpRequest.BodyPublishers.ofString("{}"))
                         .build();
+                window.ticksAtOpen = serverTicks();
                 long sent = System.nanoTime();
                 window.opened = sent;
                 HttpResponse<byte[]> r = send(ownerClient, purge);
                 long answered = System.nanoTime();
+                window.ticksAtClose = serverTicks();
                 purgeRoundTrip[0] = answered - sent;
                 window.closedAt = answered;
                 purgeAnswer.set(r);
@@ -1523,8 +1571,9 @@ public class CostBench {
               r.clientErrors()));
     }
     md.append(
-        "\nCPU per request of the purge phase includes the purge's own work (the whole load"
-            + " interval, divided by the requests measured in the window).\n");
+        "\nCPU per request of the purge phase: the shop's and PostgreSQL's CPU from the purge's"
+            + " request to its answer, the purge's own work included, divided by the requests"
+            + " started in that window.\n");
     md.append(
         String.format(
             Locale.ROOT,
