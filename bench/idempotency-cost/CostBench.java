@@ -962,6 +962,8 @@ public class CostBench {
         t.join();
       }
       long wall = System.nanoTime() - start;
+      // A wrong duplicate first: it may be why an owner failed.
+      checkPhase("conflict", conns, wrong.get(), clientErrors.get(), firstClientError.get());
       // The owners' answers count in the CPU (they are part of the scenario), not in latency.
       for (CompletableFuture<HttpResponse<byte[]>> f : owners) {
         HttpResponse<byte[]> r;
@@ -978,7 +980,6 @@ public class CostBench {
       }
       long serverCpu = serverTicks() - serverBefore;
       long clientCpu = cpuTicks(ProcessHandle.current().pid()) - clientBefore;
-      checkPhase("conflict", conns, wrong.get(), clientErrors.get(), firstClientError.get());
       if (unclaimed > 0) {
         System.out.println(
             "  " + unclaimed + " owners not seen claiming in time: no duplicates sent for them");
