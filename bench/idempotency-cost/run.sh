@@ -79,11 +79,17 @@ done
 
 # ---- cleanup: always stop what this run started ------------------------------------------------
 SERVER_STARTED=0
+HARNESS_PID=
 PG_LAUNCHER_PID=
 POSTMASTER_PID=
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
+  if [ -n "$HARNESS_PID" ] && kill -0 "$HARNESS_PID" 2>/dev/null; then
+    log "stopping the client"
+    kill -TERM "$HARNESS_PID" 2>/dev/null || true
+    wait "$HARNESS_PID" 2>/dev/null || true
+  fi
   if [ "$SERVER_STARTED" = 1 ]; then
     log "stopping Liberty server $SERVER"
     local pidfile=$WLP/usr/servers/.pid/$SERVER.pid shop_pid=
@@ -243,7 +249,11 @@ log "healthy: $(cat "$RUN/health.json")"
 
 # ---- the measurement ------------------------------------------------------------------------------
 log "running CostBench ($MODE), output: $RUN/harness.log"
+# In the background and waited for, so that a SIGTERM to this script runs the cleanup at once
+# (bash defers traps while a foreground command runs); the cleanup ends the client too.
 java -cp "$CP" "$HERE/CostBench.java" --mode "$MODE" --url "http://127.0.0.1:$HTTP_PORT" \
   --server "$SERVER" --database "$DB_DESCRIPTION" --command "$COMMAND_LINE" \
   --load-at-launch "$LOAD_AT_LAUNCH" --markdown-out "$RESULT" \
-  "${BENCH_DB_ARGS[@]}" "${HARNESS_ARGS[@]}" 2>&1 | tee "$RUN/harness.log"
+  "${BENCH_DB_ARGS[@]}" "${HARNESS_ARGS[@]}" > >(tee "$RUN/harness.log") 2>&1 </dev/null &
+HARNESS_PID=$!
+wait "$HARNESS_PID"
