@@ -34,7 +34,7 @@ public final class PgLauncher {
             .setDataDirectory(dataDirectory)
             .setCleanDataDirectory(true)
             .setServerConfig("listen_addresses", "127.0.0.1");
-    // Extra server settings (run.sh --pg-durable: fsync=on synchronous_commit=on).
+    // Extra server settings (run.sh passes fsync=on synchronous_commit=on unless --pg-fast).
     for (int i = 3; i < args.length; i++) {
       int eq = args[i].indexOf('=');
       builder.setServerConfig(args[i].substring(0, eq), args[i].substring(eq + 1));

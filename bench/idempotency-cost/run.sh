@@ -8,8 +8,13 @@
 # run.sh options:
 #   --purge         retention under load instead of the cost shapes (postgresql only)
 #   --rebuild       package the WARs even if they look up to date
-#   --pg-durable    PostgreSQL with fsync=on and synchronous_commit=on (default: the tests'
-#                   embedded-postgres settings, fsync and synchronous_commit off)
+#   --pg-fast       PostgreSQL with the tests' embedded-postgres settings, fsync and
+#                   synchronous_commit off (default: both on, durable like a real deployment)
+#   --local-claim S where orders.create claims its key: in-transaction (the shop's default) or
+#                   before-transaction (the claim committed on its own first), for comparison
+#   --no-read-first in-transaction without the read of the key in the request filter (the shop
+#                   reads first by default: a replay is answered before binding and before any
+#                   transaction; a new key pays one more read)
 #   --keep-data     keep the run's H2 files / PostgreSQL data directory
 #   --smoke         short: warm-up 20 s, 2 rounds of 5 s, connections 1,16 (not results)
 # Anything else goes to CostBench.java (see `java bench/idempotency-cost/CostBench.java --help`),
@@ -34,7 +39,9 @@ esac
 
 MODE=cost
 REBUILD=0
-PG_DURABLE=0
+PG_DURABLE=1
+LOCAL_CLAIM=in-transaction
+READ_FIRST=true
 KEEP_DATA=0
 HARNESS_ARGS=()
 while [ $# -gt 0 ]; do
@@ -42,6 +49,10 @@ while [ $# -gt 0 ]; do
     --purge) MODE=purge ;;
     --rebuild) REBUILD=1 ;;
     --pg-durable) PG_DURABLE=1 ;;
+    --pg-fast) PG_DURABLE=0 ;;
+    --local-claim) LOCAL_CLAIM=${2:?--local-claim needs in-transaction or before-transaction}; shift ;;
+    --read-first) READ_FIRST=true ;;
+    --no-read-first) READ_FIRST=false ;;
     --keep-data) KEEP_DATA=1 ;;
     --smoke) HARNESS_ARGS+=(--warmup 20 --warmup-segment 5 --rounds 2 --round-seconds 5
                             --connections 1,16 --purge-rows 100000 --purge-baseline-seconds 5
@@ -218,6 +229,8 @@ EOF
   echo "IDEMPOTENCY_OPERATIONS_ORDERS_CREATE_MODE=optional"
   echo "IDEMPOTENCY_COMPARISON_ONLY_ACKNOWLEDGED=true"
   echo "IDEMPOTENCY_NEW_KEYS_LIMIT=unlimited"
+  echo "IDEMPOTENCY_LOCAL_CLAIM=$LOCAL_CLAIM"
+  echo "IDEMPOTENCY_LOCAL_CLAIM_READ_FIRST=$READ_FIRST"
   if [ "$MODE" = purge ]; then
     echo "IDEMPOTENCY_RETENTION_BATCH_SIZE=${IDEMPOTENCY_RETENTION_BATCH_SIZE:-1000}"
     echo "IDEMPOTENCY_RETENTION_MAX_BATCHES=${IDEMPOTENCY_RETENTION_MAX_BATCHES:-2000}"
@@ -252,7 +265,7 @@ log "running CostBench ($MODE), output: $RUN/harness.log"
 # In the background and waited for, so that a SIGTERM to this script runs the cleanup at once
 # (bash defers traps while a foreground command runs); the cleanup ends the client too.
 java -cp "$CP" "$HERE/CostBench.java" --mode "$MODE" --url "http://127.0.0.1:$HTTP_PORT" \
-  --server "$SERVER" --database "$DB_DESCRIPTION" --command "$COMMAND_LINE" \
+  --server "$SERVER" --database "$DB_DESCRIPTION; idempotency.local-claim=$LOCAL_CLAIM, read-first=$READ_FIRST" --command "$COMMAND_LINE" \
   --load-at-launch "$LOAD_AT_LAUNCH" --markdown-out "$RESULT" \
   "${BENCH_DB_ARGS[@]}" "${HARNESS_ARGS[@]}" > >(tee "$RUN/harness.log") 2>&1 </dev/null &
 HARNESS_PID=$!

@@ -169,7 +169,7 @@ public class IdempotencyGate {
             settings.lease(),
             ttl,
             policy.sideEffects() == SideEffects.LOCAL);
-    if (claimsInTransaction(policy)) {
+    if (claimsInTransaction(policy) && !settings.localClaimReadFirst()) {
       // The claim inside the operation's transaction reads the key while it locks it: one round
       // trip answers a new key and a retry alike, so nothing is read here.
       state.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
@@ -488,7 +488,8 @@ public class IdempotencyGate {
   void afterMethod(ContainerRequestContext request, ContainerResponseContext response) {
     if (state.isAdmitted()
         && !state.isClaimAttempted()
-        && claimsInTransaction(state.admittedPolicy())) {
+        && claimsInTransaction(state.admittedPolicy())
+        && !settings.localClaimReadFirst()) {
       // Refused before its claim (binding or validation failed): no read was made on the way in,
       // so the row that may bind the key is read now, on this path only, for its expiry.
       ClaimRequest admitted = state.admittedRequest();

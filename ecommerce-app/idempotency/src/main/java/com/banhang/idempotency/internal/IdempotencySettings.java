@@ -61,6 +61,16 @@ public class IdempotencySettings {
   String localClaim;
 
   /**
+   * Whether a local operation that claims inside its transaction first reads its key in the request
+   * filter, as remote operations always do: a retry of a completed key is then answered before
+   * JAX-RS binds the body and before any transaction opens, at the price of one more read for every
+   * new key. docs/performance.md measures both.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.local-claim.read-first", defaultValue = "true")
+  boolean localClaimReadFirst;
+
+  /**
    * How long a claim inside the operation's transaction waits for another transaction that holds
    * the same key before it is answered 409 (PostgreSQL and SQL Server; on H2 the database URL's
    * LOCK_TIMEOUT bounds the wait).
@@ -163,6 +173,11 @@ public class IdempotencySettings {
                   + value
                   + "'; use in-transaction or before-transaction");
     };
+  }
+
+  /** Whether a key claimed inside the transaction is first read in the request filter. */
+  public boolean localClaimReadFirst() {
+    return localClaimReadFirst;
   }
 
   /** The bound of a claim's wait for another transaction holding the key (in-transaction). */

@@ -143,6 +143,31 @@ class IdempotencyGateInTransactionTest {
   }
 
   @Test
+  void readFirst_aRetryIsAnsweredInTheFilter_aNewKeyIsStillClaimedInTheTransaction()
+      throws Exception {
+    Connection first = transaction();
+    IdempotencyGate gate = gate(first);
+    admitAndClaim(gate, "k1", "{\"a\":1}");
+    gate.completeInTransaction(created("w1"));
+    first.commit();
+
+    IdempotencyGate readFirst = gate(transaction());
+    readFirst.settings.localClaimReadFirst = true;
+    readFirst.state = new IdempotentRequestState();
+    FakeRequest retry = new FakeRequest("carol", "k1", "{\"a\":1}");
+    readFirst.beforeMethod(POLICY, retry.context());
+    readFirst.state = new IdempotentRequestState();
+    FakeRequest fresh = new FakeRequest("carol", "k2", "{\"a\":1}");
+    readFirst.beforeMethod(POLICY, fresh.context());
+
+    assertThat(retry.aborted.getStatus()).as("answered before binding").isEqualTo(201);
+    assertThat(retry.aborted.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
+    assertThat(fresh.aborted).isNull();
+    assertThat(readFirst.claimInTransaction()).isNull();
+    assertThat(readFirst.state.claimedInTransaction()).isNotNull();
+  }
+
+  @Test
   void aDuplicateWhileTheOwnerRuns_waits_thenGetsTheReplayNot409() throws Exception {
     Connection ownerTx = transaction();
     IdempotencyGate owner = gate(ownerTx);
