@@ -148,7 +148,7 @@ class IdempotencyInContainerIT {
   // 2. A failure after the business write, inside the transaction: nothing stays, the key is
   //    released, and a retry with the same key runs again.
   @Test
-  void failureAfterTheWrite_rollsBackTheRow_releasesTheKey_andTheRetryRunsAgain() throws Exception {
+  void failureAfterTheWrite_rollsBackTheRowAndTheClaim_andTheRetryRunsAgain() throws Exception {
     String key = newKey();
     String name = "flaky-" + key;
     failures.failNextAfterWrite();
@@ -157,10 +157,9 @@ class IdempotencyInContainerIT {
 
     assertThat(failed.statusCode()).as(text(failed)).isEqualTo(500);
     assertThat(widgets.countByName(name)).isZero();
-    IdempotencyRecord released = record(CREATE, key);
-    assertThat(released.status()).isEqualTo(RecordStatus.RELEASED);
-    assertThat(released.attempt()).isEqualTo(1);
-    assertThat(released.response()).isNull();
+    // The key was claimed inside the method's transaction (idempotency.local-claim's default):
+    // the rollback took the claim with the row, so nothing is left to release.
+    assertThat(records.find(TENANT, CREATE, key)).isEmpty();
 
     HttpResponse<byte[]> retry = post("widgets", key, widgetBody(name));
 
@@ -168,7 +167,7 @@ class IdempotencyInContainerIT {
     assertThat(retry.headers().firstValue(REPLAYED)).isEmpty();
     IdempotencyRecord completed = record(CREATE, key);
     assertThat(completed.status()).isEqualTo(RecordStatus.COMPLETED);
-    assertThat(completed.attempt()).isEqualTo(2);
+    assertThat(completed.attempt()).isEqualTo(1);
     assertThat(completed.response().body()).isEqualTo(retry.body());
     assertThat(widgets.countByName(name)).isEqualTo(1);
   }
@@ -183,19 +182,19 @@ class IdempotencyInContainerIT {
 
       assertThat(failed.statusCode()).as(text(failed)).isEqualTo(500);
       assertThat(failed.headers().firstValue(REPLAYED)).isEmpty();
-      IdempotencyRecord record = record(CREATE_FAILING, key);
-      assertThat(record.status()).isEqualTo(RecordStatus.RELEASED);
-      assertThat(record.attempt()).as("every retry runs again").isEqualTo(attempt);
+      assertThat(records.find(TENANT, CREATE_FAILING, key))
+          .as("attempt %d rolled back with its claim: every retry runs again", attempt)
+          .isEmpty();
       assertThat(widgets.countByName(name)).isZero();
     }
   }
 
   /**
-   * The transaction rolls back although the method returned normally (rollback-only): the
-   * completion was written in that transaction, so it goes with the row, and the key is released.
-   * Would the interceptor complete the key outside the method's transaction, the key would stay
-   * COMPLETED with no row behind it. The client is told the truth: a 500 problem, not the 201 the
-   * method returned for a widget that was never stored.
+   * The transaction rolls back although the method returned normally (rollback-only): the claim and
+   * the completion were written in that transaction, so they go with the row. Would the interceptor
+   * complete the key outside the method's transaction, the key would stay COMPLETED with no row
+   * behind it. The client is told the truth: a 500 problem, not the 201 the method returned for a
+   * widget that was never stored.
    */
   @Test
   void transactionRolledBackWithoutAnException_leavesNoRowAndNoCompletedKey() throws Exception {
@@ -208,16 +207,14 @@ class IdempotencyInContainerIT {
     assertThat(first.statusCode()).as(text(first)).isEqualTo(500);
     assertThat(text(first)).contains("operation-rolled-back");
     assertThat(widgets.countByName(name)).isZero();
-    IdempotencyRecord released = record(CREATE, key);
-    assertThat(released.status()).isEqualTo(RecordStatus.RELEASED);
-    assertThat(released.response()).isNull();
+    assertThat(records.find(TENANT, CREATE, key)).isEmpty();
 
     HttpResponse<byte[]> retry = post("widgets", key, widgetBody(name));
 
     assertThat(retry.statusCode()).as(text(retry)).isEqualTo(201);
     assertThat(retry.headers().firstValue(REPLAYED)).isEmpty();
     assertThat(record(CREATE, key).status()).isEqualTo(RecordStatus.COMPLETED);
-    assertThat(record(CREATE, key).attempt()).isEqualTo(2);
+    assertThat(record(CREATE, key).attempt()).isEqualTo(1);
     assertThat(widgets.countByName(name)).isEqualTo(1);
   }
 
@@ -362,10 +359,11 @@ class IdempotencyInContainerIT {
     assertThat(records.release(current)).isTrue();
   }
 
-  // The claim is made by an interceptor that runs before @Transactional's: it has committed on its
-  // own when the method's transaction begins, and the completion commits with the business row.
+  // A local operation's key is claimed inside the method's transaction (idempotency.local-claim's
+  // default): while the method runs, another transaction sees no committed row for it; the key
+  // is written once, completed, and commits with the business row.
   @Test
-  void claimCommitsOnItsOwnBeforeTheMethodsTransaction_completionCommitsWithTheRow()
+  void claimIsHeldInsideTheMethodsTransaction_invisibleToOthersUntilItCommitsWithTheRow()
       throws Exception {
     String key = newKey();
     String name = "observed-" + key;
@@ -374,7 +372,7 @@ class IdempotencyInContainerIT {
 
     assertThat(created.statusCode()).isEqualTo(201);
     assertThat(observer.seenBy(key))
-        .isEqualTo("in a transaction: true; claim seen by another transaction: PROCESSING");
+        .isEqualTo("in a transaction: true; claim seen by another transaction: no committed row");
     assertThat(record("widgets.create-observed", key).status()).isEqualTo(RecordStatus.COMPLETED);
     assertThat(widgets.countByName(name)).isEqualTo(1);
   }
