@@ -122,10 +122,11 @@ public class IdempotencyRecords {
   }
 
   /**
-   * One purge run: deletes finished keys past their expiry in bounded batches until a batch comes
-   * back short (or the configured number of batches ran), never a processing key; records the run
-   * (when, on which node, by whom, rows, duration) and announces it as a CDI event so that metrics
-   * can count it. A retry after expiry is a new request.
+   * One purge run: deletes finished keys past their expiry in bounded batches, with the configured
+   * pause between two, until a batch comes back short (or the configured number of batches ran),
+   * never a processing key; records the run (when, on which node, by whom, rows, duration) and
+   * announces it as a CDI event so that metrics can count it. A retry after expiry is a new
+   * request.
    *
    * @param startedBy {@code schedule}, or the operator's name
    */
@@ -139,6 +140,9 @@ public class IdempotencyRecords {
       if (deleted < settings.purgeBatchSize()) {
         break;
       }
+      if (!pauseBetweenBatches()) {
+        break;
+      }
     }
     PurgeRun run =
         new PurgeRun(
@@ -146,6 +150,21 @@ public class IdempotencyRecords {
     store.recordPurgeRun(run);
     purgeRuns.fire(run);
     return run;
+  }
+
+  /** The configured pause between purge batches; false if the thread was interrupted. */
+  private boolean pauseBetweenBatches() {
+    long millis = settings.purgeBatchPause().toMillis();
+    if (millis <= 0) {
+      return true;
+    }
+    try {
+      Thread.sleep(millis);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** This server, as operators know it: host name, and the Liberty server's name if any. */

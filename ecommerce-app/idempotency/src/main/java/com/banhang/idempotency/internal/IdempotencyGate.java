@@ -270,10 +270,19 @@ public class IdempotencyGate {
     }
 
     // Phase 3: answer a duplicate.
+    return answerDuplicateOrUnavailable(policy, claimRequest, record, claimTime);
+  }
+
+  /**
+   * {@link #answerDuplicate}, or 503 when the stored body cannot be opened (another key, altered,
+   * plaintext under encryption).
+   */
+  private Response answerDuplicateOrUnavailable(
+      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
     try {
       return answerDuplicate(policy, claimRequest, record, claimTime);
     } catch (IdempotencyStoreUnavailableException e) {
-      // A stored body that cannot be opened (another key, altered, plaintext under encryption).
+      String operation = claimRequest.operation();
       LOG.log(Level.WARNING, "cannot answer a duplicate of " + operation, e);
       events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
       return storeUnavailable(operation, record.expiresAt());
@@ -342,13 +351,7 @@ public class IdempotencyGate {
       events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
       return null;
     }
-    try {
-      return answerDuplicate(policy, claimRequest, record, claimTime);
-    } catch (IdempotencyStoreUnavailableException e) {
-      LOG.log(Level.WARNING, "cannot answer a duplicate of " + operation, e);
-      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-      return storeUnavailable(operation, record.expiresAt());
-    }
+    return answerDuplicateOrUnavailable(policy, claimRequest, record, claimTime);
   }
 
   /**

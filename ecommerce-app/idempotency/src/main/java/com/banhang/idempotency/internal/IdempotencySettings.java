@@ -98,6 +98,14 @@ public class IdempotencySettings {
   int purgeMaxBatches;
 
   /**
+   * Pause between two purge batches, so that a purge of a large backlog leaves the database and the
+   * CPU to the requests running meanwhile (docs/benchmarks.md, retention under load).
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.retention.batch-pause", defaultValue = "PT0.01S")
+  Duration purgeBatchPause;
+
+  /**
    * The keyring of stored response bodies ({@link BodyKeyring}: {@code idempotency.body-keys},
    * {@code idempotency.body-key-id}, and the legacy {@code idempotency.body-encryption-key});
    * {@link ResponseBodyCipher#NONE} when no key is configured.
@@ -114,6 +122,10 @@ public class IdempotencySettings {
 
   public int purgeMaxBatches() {
     return purgeMaxBatches;
+  }
+
+  public Duration purgeBatchPause() {
+    return purgeBatchPause == null ? Duration.ZERO : purgeBatchPause;
   }
 
   public String dataSourceName() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.SharedConnection;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.persistence.IdempotencyRecord;
@@ -15,7 +16,6 @@ import com.banhang.idempotency.persistence.RecordStatus;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.Response;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -28,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,7 +67,7 @@ class IdempotencyGateInTransactionTest {
         GateFixtures.settings(config, List.of("Location", "Content-Type"));
     settings.localClaim = "in-transaction";
     settings.localClaimLockWait = Duration.ofSeconds(10);
-    IdempotencyStore store = JdbcIdempotencyStore.forDataSource(sharing(transaction));
+    IdempotencyStore store = JdbcIdempotencyStore.forDataSource(SharedConnection.of(transaction));
     return GateFixtures.gate(settings, store, GateFixtures.events(events::add));
   }
 
@@ -293,34 +292,5 @@ class IdempotencyGateInTransactionTest {
                       default -> null;
                     });
     gate.afterMethod(new FakeRequest("carol", "k1", "{}").context(), response);
-  }
-
-  /** A data source that hands out {@code connection} every time and never closes it. */
-  private static DataSource sharing(Connection connection) {
-    Connection unclosable =
-        (Connection)
-            Proxy.newProxyInstance(
-                Connection.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("close")) {
-                    return null;
-                  }
-                  try {
-                    return method.invoke(connection, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("getConnection")) {
-                return unclosable;
-              }
-              throw new UnsupportedOperationException(method.getName());
-            });
   }
 }

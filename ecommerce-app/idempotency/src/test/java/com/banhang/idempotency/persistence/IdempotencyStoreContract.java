@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.RecordsOver;
+import com.banhang.idempotency.SharedConnection;
 import com.banhang.idempotency.SkewedDataSource;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -202,31 +201,7 @@ abstract class IdempotencyStoreContract {
 
   /** A data source that hands out {@code connection} every time and never closes it. */
   static DataSource singleConnection(Connection connection) {
-    Connection unclosable =
-        (Connection)
-            Proxy.newProxyInstance(
-                Connection.class.getClassLoader(),
-                new Class<?>[] {Connection.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("close")) {
-                    return null;
-                  }
-                  try {
-                    return method.invoke(connection, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("getConnection")) {
-                return unclosable;
-              }
-              throw new UnsupportedOperationException(method.getName());
-            });
+    return SharedConnection.of(connection);
   }
 
   // ------------------------------------------------------------------ completing
