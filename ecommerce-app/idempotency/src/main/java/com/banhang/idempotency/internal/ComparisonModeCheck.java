@@ -37,11 +37,11 @@ public class ComparisonModeCheck implements Extension {
    * failing every keyed request of a local operation later.
    */
   static void checkLocalClaim(Config config, AfterDeploymentValidation validation) {
-    IdempotencySettings settings = new IdempotencySettings();
-    settings.localClaim =
-        config.getOptionalValue("idempotency.local-claim", String.class).orElse("in-transaction");
     try {
-      settings.localClaimInTransaction();
+      IdempotencySettings.claimsInTransaction(
+          config
+              .getOptionalValue("idempotency.local-claim", String.class)
+              .orElse("in-transaction"));
     } catch (IllegalArgumentException invalid) {
       validation.addDeploymentProblem(invalid);
     }

@@ -175,7 +175,16 @@ public class IdempotencySettings {
    * @throws IllegalArgumentException for a value other than the two documented ones
    */
   public boolean localClaimInTransaction() {
-    String value = localClaim == null ? "before-transaction" : localClaim.strip();
+    return claimsInTransaction(localClaim == null ? "before-transaction" : localClaim);
+  }
+
+  /**
+   * {@code in-transaction} is true, {@code before-transaction} false.
+   *
+   * @throws IllegalArgumentException for any other value of {@code idempotency.local-claim}
+   */
+  static boolean claimsInTransaction(String localClaim) {
+    String value = localClaim.strip();
     return switch (value) {
       case "in-transaction" -> true;
       case "before-transaction" -> false;

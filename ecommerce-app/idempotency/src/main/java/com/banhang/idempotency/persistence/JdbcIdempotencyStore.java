@@ -559,6 +559,25 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
   }
 
+  /**
+   * The claim routines' parameters, in the order every database's routine takes them: tenant,
+   * operation, key, fingerprint, lease (ms), TTL (s), takeover allowed; then {@code more}.
+   */
+  protected static Object[] claimParameters(ClaimRequest request, Object... more) {
+    List<Object> parameters =
+        new ArrayList<>(
+            List.of(
+                request.tenant(),
+                request.operation(),
+                request.key(),
+                request.requestHash(),
+                request.lease().toMillis(),
+                request.ttl().toSeconds(),
+                request.takeoverAllowed()));
+    parameters.addAll(List.of(more));
+    return parameters.toArray();
+  }
+
   protected static void bind(PreparedStatement statement, Object... parameters)
       throws SQLException {
     for (int i = 0; i < parameters.length; i++) {

@@ -31,15 +31,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       requireAutoCommit(connection);
-      bind(
-          statement,
-          request.tenant(),
-          request.operation(),
-          request.key(),
-          request.requestHash(),
-          request.lease().toMillis(),
-          request.ttl().toSeconds(),
-          request.takeoverAllowed());
+      bind(statement, claimParameters(request));
       try (ResultSet rs = statement.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("idempotency_claim returned no row");
@@ -64,16 +56,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
             + ", read_at FROM idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)";
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
-      bind(
-          statement,
-          request.tenant(),
-          request.operation(),
-          request.key(),
-          request.requestHash(),
-          request.lease().toMillis(),
-          request.ttl().toSeconds(),
-          request.takeoverAllowed(),
-          Math.max(1, lockWait.toMillis()));
+      bind(statement, claimParameters(request, Math.max(1, lockWait.toMillis())));
       try (ResultSet rs = statement.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("idempotency_claim_in_transaction returned no row");

@@ -28,15 +28,7 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
       // The procedure refuses a caller's transaction too (sql/sqlserver V5); this check names
       // the cause before a round trip.
       requireAutoCommit(connection);
-      bind(
-          call,
-          request.tenant(),
-          request.operation(),
-          request.key(),
-          request.requestHash(),
-          request.lease().toMillis(),
-          request.ttl().toSeconds(),
-          request.takeoverAllowed());
+      bind(call, claimParameters(request));
       boolean won;
       IdempotencyRecord record;
       try (ResultSet rs = call.executeQuery()) {
@@ -70,14 +62,8 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
                 "{call dbo.usp_idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)}")) {
       bind(
           call,
-          request.tenant(),
-          request.operation(),
-          request.key(),
-          request.requestHash(),
-          request.lease().toMillis(),
-          request.ttl().toSeconds(),
-          request.takeoverAllowed(),
-          (int) Math.max(1, Math.min(Integer.MAX_VALUE, lockWait.toMillis())));
+          claimParameters(
+              request, (int) Math.max(1, Math.min(Integer.MAX_VALUE, lockWait.toMillis()))));
       try (ResultSet rs = call.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("usp_idempotency_claim_in_transaction returned no row");
