@@ -1,6 +1,6 @@
 package com.banhang.idempotency;
 
-import com.banhang.idempotency.persistence.ResponseBodyCipher;
+import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -21,7 +21,7 @@ import java.util.Optional;
 public class CurrentIdempotentRequest {
 
   @Inject IdempotentRequestState state;
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject Event<IdempotencyEvent> events;
 
   /** The claim this request owns, or empty when the request carried no key. */

@@ -6,7 +6,7 @@ package com.banhang.idempotency;
  *
  * <p>The key then stays in processing, marked as unknown, and every retry is answered 409 with the
  * problem type given here until the application's reconciliation completes or releases it through
- * {@link IdempotencyRecords}. The first attempt is answered 504.
+ * {@link IdempotencyKeys}. The first attempt is answered 504.
  */
 public class OutcomeUnknownException extends RuntimeException {
 

@@ -11,7 +11,7 @@ public enum SideEffects {
   /**
    * Another system is called (a payment gateway). A claim left in processing may hide an effect
    * that happened, so it is never taken over by a retry: only the application's reconciliation
-   * resolves it, through {@link IdempotencyRecords}.
+   * resolves it, through {@link IdempotencyKeys}.
    */
   REMOTE
 }

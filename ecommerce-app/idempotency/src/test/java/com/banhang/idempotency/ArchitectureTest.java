@@ -24,15 +24,25 @@ class ArchitectureTest {
           .because("the idempotency library is reused by applications and must not know them");
 
   @ArchTest
-  static final ArchRule persistence_dependsNotOnInternal =
+  static final ArchRule stores_dependNotOnInternal =
       noClasses()
           .that()
-          .resideInAPackage("com.banhang.idempotency.persistence..")
+          .resideInAnyPackage("com.banhang.idempotency.spi..", "com.banhang.idempotency.jdbc..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("com.banhang.idempotency.internal..")
           .because(
               "the store SPI stands alone; the JAX-RS machinery in internal uses it, not the reverse");
+
+  @ArchTest
+  static final ArchRule spi_dependsNotOnItsImplementations =
+      noClasses()
+          .that()
+          .resideInAPackage("com.banhang.idempotency.spi..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("com.banhang.idempotency.jdbc..")
+          .because("the SPI says what a store does; each implementation depends on it, not back");
 
   @ArchTest
   static final ArchRule library_knowsNoUserInterface =
@@ -53,7 +63,7 @@ class ArchitectureTest {
   static final ArchRule stores_readNoApplicationClock =
       noClasses()
           .that()
-          .resideInAPackage("com.banhang.idempotency.persistence..")
+          .resideInAPackage("com.banhang.idempotency.jdbc..")
           .should()
           .callMethod(java.time.Instant.class, "now")
           .orShould()

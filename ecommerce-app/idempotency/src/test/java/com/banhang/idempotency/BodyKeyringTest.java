@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.banhang.idempotency.persistence.ResponseBodyCipher;
+import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,15 @@
 package com.banhang.idempotency;
 
-import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore;
 
-/** {@link IdempotencyRecords} over a given store, for tests in other packages. */
+/** {@link IdempotencyKeys} over a given store, for tests in other packages. */
 public final class RecordsOver {
 
   private RecordsOver() {}
 
   /** Enough for the reads (find, findProcessing, listProcessing, statistics). */
-  public static IdempotencyRecords store(IdempotencyStore store) {
-    IdempotencyRecords records = new IdempotencyRecords();
+  public static IdempotencyKeys store(IdempotencyStore store) {
+    IdempotencyKeys records = new IdempotencyKeys();
     records.store = store;
     return records;
   }

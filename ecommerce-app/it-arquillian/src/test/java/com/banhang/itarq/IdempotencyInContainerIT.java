@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.internal.IdempotentRequestState;
 import com.banhang.idempotency.internal.InContainerAccess;
-import com.banhang.idempotency.persistence.ClaimRequest;
-import com.banhang.idempotency.persistence.ClaimResult;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.IdempotencyStore;
-import com.banhang.idempotency.persistence.RecordStatus;
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.RecordStatus;
+import com.banhang.idempotency.StoredResponse;
 import com.banhang.itarq.app.ClaimObserver;
 import com.banhang.itarq.app.FailureSwitch;
 import com.banhang.itarq.app.WidgetResource;
@@ -108,7 +108,7 @@ class IdempotencyInContainerIT {
   }
 
   // In-container: enriched by CDI inside the server.
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject IdempotencyStore store;
   @Inject IdempotentRequestState requestState;
   @Inject WidgetResource widgetResource;

@@ -3,10 +3,10 @@ package com.banhang.idempotency.internal;
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.StoredResponse;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -30,7 +30,7 @@ import jakarta.ws.rs.core.Response;
 public class IdempotencyInterceptor {
 
   @Inject IdempotentRequestState state;
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject IdempotencyGate gate;
   @Inject Event<IdempotencyEvent> events;
 

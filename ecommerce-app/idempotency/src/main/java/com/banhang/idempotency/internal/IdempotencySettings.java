@@ -1,7 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.BodyKeyring;
-import com.banhang.idempotency.persistence.ResponseBodyCipher;
+import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;

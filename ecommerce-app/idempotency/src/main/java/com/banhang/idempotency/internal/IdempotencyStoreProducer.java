@@ -1,9 +1,9 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
-import com.banhang.idempotency.persistence.IdempotencyStore;
-import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
-import com.banhang.idempotency.persistence.ResponseBodyCipher;
+import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
+import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package com.banhang.idempotency.internal;
 
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.StoredResponse;
 import jakarta.json.JsonValue;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;

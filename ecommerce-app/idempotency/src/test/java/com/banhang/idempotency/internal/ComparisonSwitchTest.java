@@ -8,7 +8,7 @@ import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.MapConfig;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
-import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
+import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.container.ContainerRequestContext;

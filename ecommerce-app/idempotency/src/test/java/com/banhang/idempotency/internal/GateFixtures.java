@@ -6,7 +6,7 @@ import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.MapConfig;
 import com.banhang.idempotency.SideEffects;
-import com.banhang.idempotency.persistence.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;

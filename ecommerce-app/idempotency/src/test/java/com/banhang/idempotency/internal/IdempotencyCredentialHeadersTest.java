@@ -3,11 +3,11 @@ package com.banhang.idempotency.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
-import com.banhang.idempotency.persistence.JdbcIdempotencyStore;
-import com.banhang.idempotency.persistence.ResponseBodyCipher;
+import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
+import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -101,7 +101,7 @@ class IdempotencyCredentialHeadersTest {
                 .encryptingBodiesWith(ResponseBodyCipher.NONE),
             GateFixtures.events(events::add));
 
-    IdempotencyRecords records = new IdempotencyRecords();
+    IdempotencyKeys records = new IdempotencyKeys();
     inject(records, "store", gate.store);
     inject(records, "settings", settings);
     interceptor = new IdempotencyInterceptor();

@@ -2,7 +2,7 @@ package com.banhang.idempotency.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.StoredResponse;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.StoredResponse;
 
 /**
  * Test-only access to the request state that the library's filter fills, so that an in-container

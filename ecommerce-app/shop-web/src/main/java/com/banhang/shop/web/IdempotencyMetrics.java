@@ -1,9 +1,9 @@
 package com.banhang.shop.web;
 
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.KeyStatistics;
-import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.PurgeRun;
 import com.banhang.shop.web.metrics.KeyStatisticsCache;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -95,7 +95,7 @@ public class IdempotencyMetrics {
 
   @Inject MetricRegistry registry;
   @Inject KeyStatisticsCache statistics;
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
   ManagedExecutorService executor;

@@ -1,7 +1,7 @@
 package com.banhang.shop.web;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.PurgeRun;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.logging.Level;
@@ -18,7 +18,7 @@ public class IdempotencyRetention {
 
   private static final Logger LOG = Logger.getLogger(IdempotencyRetention.class.getName());
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
 
   /** One scheduled run; returns how many rows went (0 when the run failed, which is logged). */
   public int purgeOnce() {

@@ -1,8 +1,8 @@
 package com.banhang.shop.admin.application;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.StoredResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class KeyLookup {
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
 
   public Optional<KeyDetails> find(KeyRef ref) {
     return records.find(ref.tenant(), ref.operation(), ref.key()).map(KeyLookup::details);

@@ -1,7 +1,7 @@
 package com.banhang.shop.admin.application;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.KeyStatistics;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.KeyStatistics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -19,7 +19,7 @@ public class OperationsOverview {
   /** The operations shown even before their first request. */
   static final List<String> KNOWN_OPERATIONS = List.of("orders.create", "payments.charge");
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject OperationsTimeline timeline;
   @Inject LateCharges lateCharges;
 

@@ -1,7 +1,7 @@
 package com.banhang.shop.admin.application;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.PurgeRun;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
@@ -37,7 +37,7 @@ public class OperatorActions {
 
   @Inject Reconciliation reconciliation;
   @Inject PaymentResolution resolution;
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject AuditLog audit;
 
   /** Asks the gateway about each key now (whatever its age) and settles what it can. */

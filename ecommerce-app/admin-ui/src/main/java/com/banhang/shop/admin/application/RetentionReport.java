@@ -1,8 +1,8 @@
 package com.banhang.shop.admin.application;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.KeyStatistics;
-import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.PurgeRun;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -17,7 +17,7 @@ public class RetentionReport {
   /** How many purge runs the view lists. */
   static final int PURGE_RUNS_SHOWN = 20;
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
 
   public RetentionSummary summary() {
     KeyStatistics statistics = records.statistics();

@@ -1,9 +1,9 @@
 package com.banhang.shop.admin.application;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.ProcessingQuery;
-import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.PaymentAttemptView;
 import com.banhang.shop.payments.api.PaymentAttempts;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +21,7 @@ public class StuckOperations {
 
   static final String PAYMENTS_CHARGE = "payments.charge";
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject PaymentAttempts paymentAttempts;
 
   public int count(StuckFilter filter) {

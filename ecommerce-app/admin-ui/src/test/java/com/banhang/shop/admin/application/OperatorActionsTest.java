@@ -10,8 +10,8 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.PurgeRun;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.PurgeRun;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
@@ -32,7 +32,7 @@ class OperatorActionsTest {
   void collaborators() {
     actions.reconciliation = mock(Reconciliation.class);
     actions.resolution = mock(PaymentResolution.class);
-    actions.records = mock(IdempotencyRecords.class);
+    actions.records = mock(IdempotencyKeys.class);
     actions.audit = mock(AuditLog.class);
   }
 

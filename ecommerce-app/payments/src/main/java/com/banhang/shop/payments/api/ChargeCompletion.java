@@ -2,7 +2,7 @@ package com.banhang.shop.payments.api;
 
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.CurrentIdempotentRequest;
-import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.PaymentService;
@@ -32,7 +32,7 @@ public class ChargeCompletion {
 
   @Inject PaymentService payments;
   @Inject CurrentIdempotentRequest currentRequest;
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
 
   @PersistenceContext(unitName = "shop")
   EntityManager entityManager;

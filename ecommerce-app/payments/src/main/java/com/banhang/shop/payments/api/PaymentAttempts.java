@@ -1,6 +1,6 @@
 package com.banhang.shop.payments.api;
 
-import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,7 +11,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class PaymentAttempts {
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject PaymentService payments;
 
   /**

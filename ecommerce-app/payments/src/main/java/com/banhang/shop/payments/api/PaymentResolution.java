@@ -2,9 +2,9 @@ package com.banhang.shop.payments.api;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
@@ -47,7 +47,7 @@ public class PaymentResolution {
 
   private static final Logger LOG = Logger.getLogger(PaymentResolution.class.getName());
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;

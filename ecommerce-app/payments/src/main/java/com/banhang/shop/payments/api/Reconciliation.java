@@ -2,9 +2,9 @@ package com.banhang.shop.payments.api;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
@@ -42,7 +42,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * </ul>
  *
  * <p>Every key examined that stays in processing (still running, gateway unreachable, failed, needs
- * an operator) gets its check recorded on its row ({@link IdempotencyRecords#recordCheck}), so the
+ * an operator) gets its check recorded on its row ({@link IdempotencyKeys#recordCheck}), so the
  * operator console shows why it is stuck; every examined key fires {@link ReconciliationChecked}
  * for the metrics.
  *
@@ -74,7 +74,7 @@ public class Reconciliation {
 
   private static final Logger LOG = Logger.getLogger(Reconciliation.class.getName());
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;

@@ -10,7 +10,7 @@ import static org.mockito.Mockito.when;
 
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.CurrentIdempotentRequest;
-import com.banhang.idempotency.IdempotencyRecords;
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
@@ -35,7 +35,7 @@ class ChargeCompletionTest {
 
   @Mock PaymentService payments;
   @Mock CurrentIdempotentRequest currentRequest;
-  @Mock IdempotencyRecords records;
+  @Mock IdempotencyKeys records;
   @Mock EntityManager entityManager;
 
   private final ChargeCompletion completion = new ChargeCompletion();

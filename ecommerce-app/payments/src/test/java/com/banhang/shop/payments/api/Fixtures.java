@@ -1,7 +1,7 @@
 package com.banhang.shop.payments.api;
 
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.domain.model.Payment;
 import java.time.Duration;
 import java.time.Instant;

@@ -15,9 +15,9 @@ import static org.mockito.Mockito.when;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
@@ -42,7 +42,7 @@ class PaymentResolutionTest {
 
   private static final String CHARGE = "ch_3kT9qLwV0bYxZ2aP7mNcR1sD";
 
-  @Mock IdempotencyRecords records;
+  @Mock IdempotencyKeys records;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
   @Mock ChargeCompletion completion;

@@ -17,9 +17,9 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.RecordStatus;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
@@ -45,7 +45,7 @@ class ReconciliationTest {
   private static final Duration MIN_AGE = Duration.ofMinutes(2);
   private static final int BATCH = 7;
 
-  @Mock IdempotencyRecords records;
+  @Mock IdempotencyKeys records;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
   @Mock ChargeCompletion completion;

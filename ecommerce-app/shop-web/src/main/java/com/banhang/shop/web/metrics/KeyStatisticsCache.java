@@ -1,7 +1,7 @@
 package com.banhang.shop.web.metrics;
 
-import com.banhang.idempotency.IdempotencyRecords;
-import com.banhang.idempotency.persistence.KeyStatistics;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.KeyStatistics;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,7 +31,7 @@ public class KeyStatisticsCache {
 
   private static final Logger LOG = Logger.getLogger(KeyStatisticsCache.class.getName());
 
-  @Inject IdempotencyRecords records;
+  @Inject IdempotencyKeys records;
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
   ManagedExecutorService executor;

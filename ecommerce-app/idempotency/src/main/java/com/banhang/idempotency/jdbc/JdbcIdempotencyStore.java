@@ -1,5 +1,14 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.jdbc;
 
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.ProcessingPage;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.PurgeRun;
+import com.banhang.idempotency.RecordStatus;
+import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import java.sql.Connection;

@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.jdbc;
 
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import java.nio.ByteBuffer;

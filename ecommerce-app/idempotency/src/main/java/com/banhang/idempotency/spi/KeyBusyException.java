@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.spi;
 
 /**
  * A claim made inside the caller's transaction ({@link IdempotencyStore#claimInTransaction}) waited

@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.jdbc;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency;
 
 import java.time.Duration;
 

@@ -1,6 +1,5 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency;
 
-import com.banhang.idempotency.ClaimedKey;
 import java.time.Duration;
 import java.time.Instant;
 

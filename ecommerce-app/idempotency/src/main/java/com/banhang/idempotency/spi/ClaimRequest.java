@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.spi;
 
 import java.time.Duration;
 

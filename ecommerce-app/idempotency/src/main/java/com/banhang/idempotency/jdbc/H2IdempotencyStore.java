@@ -1,5 +1,10 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.jdbc;
 
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;

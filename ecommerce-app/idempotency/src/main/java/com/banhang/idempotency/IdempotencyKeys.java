@@ -2,13 +2,7 @@ package com.banhang.idempotency;
 
 import com.banhang.idempotency.internal.IdempotencySettings;
 import com.banhang.idempotency.internal.StoredResponses;
-import com.banhang.idempotency.persistence.IdempotencyRecord;
-import com.banhang.idempotency.persistence.IdempotencyStore;
-import com.banhang.idempotency.persistence.KeyStatistics;
-import com.banhang.idempotency.persistence.ProcessingPage;
-import com.banhang.idempotency.persistence.ProcessingQuery;
-import com.banhang.idempotency.persistence.PurgeRun;
-import com.banhang.idempotency.persistence.StoredResponse;
+import com.banhang.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -28,7 +22,7 @@ import java.util.Set;
  * attempt still owns a key in processing.
  */
 @ApplicationScoped
-public class IdempotencyRecords {
+public class IdempotencyKeys {
 
   @Inject IdempotencyStore store;
   @Inject IdempotencySettings settings;

@@ -1,5 +1,11 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.spi;
 
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.ProcessingPage;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.PurgeRun;
+import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.ClaimedKey;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,9 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.jdbc;
 
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package com.banhang.idempotency.persistence;
+package com.banhang.idempotency;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -39,8 +39,11 @@ public final class StoredResponse {
     this.opener = Objects.requireNonNull(opener);
   }
 
-  /** A stored response whose body {@code opener} yields on first use (and may fail to). */
-  static StoredResponse opening(int status, Map<String, String> headers, Supplier<byte[]> opener) {
+  /**
+   * A stored response whose body {@code opener} yields on first use (and may fail to): for stores
+   * that decrypt bodies lazily, so that a replay that cannot be opened fails where it is answered.
+   */
+  public static StoredResponse opening(int status, Map<String, String> headers, Supplier<byte[]> opener) {
     return new StoredResponse(status, headers, opener);
   }
 
