@@ -1,7 +1,7 @@
 package com.banhang.itarq.app;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.CurrentIdempotentRequest;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.Idempotent;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
@@ -31,7 +31,7 @@ public class WidgetResource {
   @Inject Widgets widgets;
   @Inject FailureSwitch failures;
   @Inject ClaimObserver observer;
-  @Inject CurrentIdempotentRequest idempotentRequest;
+  @Inject IdempotentRequest idempotentRequest;
 
   @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
   TransactionSynchronizationRegistry transactions;

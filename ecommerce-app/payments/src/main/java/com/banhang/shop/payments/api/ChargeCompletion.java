@@ -1,7 +1,7 @@
 package com.banhang.shop.payments.api;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.CurrentIdempotentRequest;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayCharge;
@@ -31,7 +31,7 @@ import jakarta.ws.rs.core.Response;
 public class ChargeCompletion {
 
   @Inject PaymentService payments;
-  @Inject CurrentIdempotentRequest currentRequest;
+  @Inject IdempotentRequest currentRequest;
   @Inject IdempotencyKeys records;
 
   @PersistenceContext(unitName = "shop")

@@ -9,7 +9,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.CurrentIdempotentRequest;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.PaymentService;
@@ -34,7 +34,7 @@ import org.mockito.junit.jupiter.MockitoExtension;
 class ChargeCompletionTest {
 
   @Mock PaymentService payments;
-  @Mock CurrentIdempotentRequest currentRequest;
+  @Mock IdempotentRequest currentRequest;
   @Mock IdempotencyKeys records;
   @Mock EntityManager entityManager;
 

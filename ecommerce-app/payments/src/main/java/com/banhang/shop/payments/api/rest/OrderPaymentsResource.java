@@ -2,7 +2,7 @@ package com.banhang.shop.payments.api.rest;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.CurrentIdempotentRequest;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.SideEffects;
@@ -41,7 +41,7 @@ public class OrderPaymentsResource {
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;
-  @Inject CurrentIdempotentRequest idempotentRequest;
+  @Inject IdempotentRequest idempotentRequest;
   @Context SecurityContext security;
 
   /**

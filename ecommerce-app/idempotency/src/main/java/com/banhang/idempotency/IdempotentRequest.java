@@ -18,7 +18,7 @@ import java.util.Optional;
  * together, and returns what it gets back.
  */
 @RequestScoped
-public class CurrentIdempotentRequest {
+public class IdempotentRequest {
 
   @Inject IdempotentRequestState state;
   @Inject IdempotencyKeys records;
