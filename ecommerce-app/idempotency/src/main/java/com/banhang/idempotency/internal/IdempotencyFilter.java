@@ -14,7 +14,8 @@ import java.util.List;
  * is created by {@link IdempotencyFeature}, outside CDI.
  *
  * <p>Under the comparison-only mode {@link OperationMode#OPTIONAL}, a request without a key never
- * reaches the gate: nothing is admitted, so both interceptors pass straight through and the method
+ * reaches the gate: nothing is admitted ({@link RequestPhase#UNGUARDED}), so both interceptors pass
+ * straight through and the method
  * runs unprotected. A keyed request is handled as under {@link OperationMode#ENFORCED}. Under
  * {@link OperationMode#OFF} every request passes through (the feature registers no filter then).
  */
@@ -44,7 +45,7 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
       request.setProperty(PASSED_THROUGH, Boolean.TRUE);
       return;
     }
-    gate().beforeMethod(policy, request);
+    gate().admit(policy, request);
   }
 
   @Override
@@ -52,7 +53,7 @@ public class IdempotencyFilter implements ContainerRequestFilter, ContainerRespo
     if (request.getProperty(PASSED_THROUGH) != null) {
       return;
     }
-    gate().afterMethod(request, response);
+    gate().settle(request, response);
   }
 
   /** Whether the comparison-only mode keeps this request away from the gate. */

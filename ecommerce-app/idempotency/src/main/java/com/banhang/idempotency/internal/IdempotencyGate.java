@@ -4,22 +4,24 @@ import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SideEffects;
+import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.ClaimResult;
-import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.spi.KeyBusyException;
-import com.banhang.idempotency.RecordStatus;
-import com.banhang.idempotency.StoredResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,30 +33,39 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The idempotency algorithm around one request, in the order it happens:
+ * The idempotency algorithm around one request, every phase in the order it happens. The filter
+ * and the two interceptors only call in here; the request's {@link RequestLifecycle} records where
+ * it stands ({@link RequestPhase} lists the phases, their allowed transitions and what a retry
+ * finds after a crash in each).
  *
  * <ol>
- *   <li><b>admit</b> (request filter, before JAX-RS binds the parameters): read and validate the
- *       key, bound and fingerprint the body, and answer a completed key from one read (a replay, or
- *       422 for another fingerprint). Nothing is written here.
- *   <li>JAX-RS binds and validates the parameters: a body that fails is answered 400 by the
+ *   <li><b>Admit</b> ({@link #admit}, request filter, before JAX-RS binds the parameters): read and
+ *       validate the key, bound and fingerprint the body, and answer a completed key from one read
+ *       (a replay, or 422 for another fingerprint). Nothing is written.
+ *   <li><b>Bind</b> (JAX-RS): a body that fails binding or Bean Validation is answered 400 by the
  *       runtime, and the key is never claimed, so the client may fix it and reuse the key.
- *   <li><b>claim</b> ({@link IdempotencyClaimInterceptor}, before any JTA transaction): one atomic
- *       write in the store decides who owns the key.
- *   <li><b>answer a duplicate</b>: another fingerprint is 422; a completed key is replayed byte for
+ *   <li><b>Claim</b>: one atomic decision by the store on who owns the key. A remote operation's
+ *       claim commits on its own before any transaction ({@link #claimBeforeTransaction}); a local
+ *       operation's is made inside the method's transaction ({@link #executeInTransaction}), so a
+ *       new key costs one commit, the business one.
+ *   <li><b>Answer a duplicate</b>: another fingerprint is 422; a completed key is replayed byte for
  *       byte; a running one is 409 (after an optional bounded wait); an unknown remote outcome is
  *       409 with the operation's problem.
- *   <li><b>execute</b>: the method runs; {@link IdempotencyInterceptor} stores its response inside
- *       the method's transaction.
- *   <li><b>settle</b>: if the method did not complete the key, decide what the claim becomes:
- *       released (failed before the method started, or failed without a side effect), completed
- *       with a business rejection (a final 4xx decision), or kept with its outcome unknown.
+ *   <li><b>Execute and complete</b> ({@link #executeInTransaction}): the method runs, and its
+ *       response is stored in the method's transaction and sent from the stored bytes. A remote
+ *       operation completes the key itself, in its recording transaction ({@link #complete}).
+ *   <li><b>Settle</b> ({@link #settle}, response filter): if the method did not complete the key,
+ *       decide what the claim becomes: released (failed before the method started, or without a
+ *       side effect), completed with a business rejection (a final 4xx decision), or kept with its
+ *       outcome unknown.
  * </ol>
  *
  * <p>Every answer to a request whose key was parsed carries {@value #EXPIRES_HEADER}: the expiry of
@@ -71,23 +82,23 @@ public class IdempotencyGate {
   private static final Logger LOG = Logger.getLogger(IdempotencyGate.class.getName());
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
-  /** IMF-fixdate (RFC 9110 s5.6.7), the only date format an HTTP sender may produce. */
+  /** IMF-fixdate (RFC 9110, section 5.6.7), the only date format an HTTP sender may produce. */
   private static final DateTimeFormatter HTTP_DATE =
-      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US);
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
 
   @Inject IdempotencySettings settings;
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
-  @Inject IdempotentRequestState state;
+  @Inject RequestLifecycle life;
   @Inject Event<IdempotencyEvent> events;
 
+  // ---------------------------------------------------------------- 1. Admit (request filter)
+
   /**
-   * Phase 1, from the request filter, before JAX-RS binds and validates the method's parameters:
-   * admit the request, and answer what needs no claim (a refusal, a replay of a completed key, a
-   * completed key reused with another body). Nothing is written here; a request that passes is
-   * claimed by {@link #claimAdmitted()} once its parameters are bound and valid.
+   * Admits the request, or answers what needs no claim: a refusal, a replay of a completed key, a
+   * completed key reused with another body. Nothing is written here.
    */
-  void beforeMethod(Idempotent policy, ContainerRequestContext request) {
+  void admit(Idempotent policy, ContainerRequestContext request) {
     String operation = policy.operation();
     Duration ttl = settings.ttl(operation, policy.ttl());
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
@@ -98,68 +109,49 @@ public class IdempotencyGate {
     }
     if (tenant == null && (keyPresented || policy.keyRequired())) {
       // Keys are scoped by who calls: without a caller there is no scope to keep them apart.
-      reject(
+      refuse(
           request,
+          IdempotencyProblem.AUTHENTICATION_REQUIRED,
+          "this operation needs an authenticated caller: its Idempotency-Key is kept per caller",
           operation,
-          problems.response(
-              401,
-              "authentication-required",
-              "Authentication required",
-              "this operation needs an authenticated caller: its Idempotency-Key is kept per"
-                  + " caller",
-              operation,
-              expiryOfAClaimMadeNow(ttl)));
+          expiryOfAClaimMadeNow(ttl));
       return;
     }
     if (!keyPresented) {
       if (policy.keyRequired()) {
-        reject(
+        refuse(
             request,
+            IdempotencyProblem.KEY_MISSING,
+            "this operation needs an Idempotency-Key header; send a new UUID per intent",
             operation,
-            problems.response(
-                400,
-                "idempotency-key-missing",
-                "Idempotency-Key missing",
-                "this operation needs an Idempotency-Key header; send a new UUID per intent",
-                operation,
-                expiryOfAClaimMadeNow(ttl)));
+            expiryOfAClaimMadeNow(ttl));
       }
       return;
     }
 
-    // Phase 1: admit.
     String key;
-    String fingerprint;
     try {
       key = IdempotencyKeyParser.parse(keyValues);
     } catch (InvalidIdempotencyKeyException e) {
-      reject(
+      refuse(
           request,
+          IdempotencyProblem.KEY_INVALID,
+          e.getMessage(),
           operation,
-          problems.response(
-              400,
-              "idempotency-key-invalid",
-              "Idempotency-Key invalid",
-              e.getMessage(),
-              operation,
-              expiryOfAClaimMadeNow(ttl)));
+          expiryOfAClaimMadeNow(ttl));
       return;
     }
+    String fingerprint;
     try {
       fingerprint =
           RequestFingerprint.of(
               operation, pathParameters(request), body(request), settings.bodyLimits());
     } catch (RejectedRequestException e) {
-      Instant expiresAt = expiryWithoutAClaim(tenant, operation, key, ttl);
-      state.keyPresented(operation, expiresAt);
-      reject(
-          request,
-          operation,
-          problems.response(
-              e.status(), e.problemType(), e.title(), e.getMessage(), operation, expiresAt));
+      // The key was parsed, so the answer states its expiry.
+      life.keyPresented(operation, expiryWithoutAClaim(tenant, operation, key, ttl));
+      refuse(request, e.problem(), e.getMessage(), operation, life.expiresAt());
       return;
     }
-
     ClaimRequest claimRequest =
         new ClaimRequest(
             tenant,
@@ -169,11 +161,12 @@ public class IdempotencyGate {
             settings.lease(),
             ttl,
             policy.sideEffects() == SideEffects.LOCAL);
+
     if (claimsInTransaction(policy) && !settings.localClaimReadFirst()) {
       // The claim inside the operation's transaction reads the key while it locks it: one round
       // trip answers a new key and a retry alike, so nothing is read here.
-      state.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
-      state.admitted(policy, claimRequest, false);
+      life.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
+      life.admitted(policy, claimRequest, false);
       return;
     }
     long readStarted = System.nanoTime();
@@ -181,49 +174,51 @@ public class IdempotencyGate {
     try {
       // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
       // before any write. New keys still go through the claim, the only arbiter of ownership.
-      existing = store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
+      existing = store.find(tenant, operation, key).orElse(null);
     } catch (IdempotencyStoreUnavailableException e) {
-      Duration claimTime = Duration.ofNanos(System.nanoTime() - readStarted);
-      Instant expiresAt = expiryOfAClaimMadeNow(ttl);
-      state.keyPresented(operation, expiresAt);
-      LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
-      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-      request.abortWith(storeUnavailable(operation, expiresAt));
+      life.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
+      request.abortWith(unavailable(operation, e, since(readStarted)));
+      life.answered();
       return;
     }
     // Expired or not is the database's clock at the read, never this server's.
     if (existing != null && existing.completed() && !existing.expired()) {
-      Duration claimTime = Duration.ofNanos(System.nanoTime() - readStarted);
-      state.keyPresented(operation, existing.expiresAt());
-      try {
-        request.abortWith(answerDuplicate(policy, claimRequest, existing, claimTime));
-      } catch (IdempotencyStoreUnavailableException e) {
-        // A stored body that cannot be opened (another key, altered, plaintext under encryption).
-        LOG.log(Level.WARNING, "cannot answer a retry of " + operation, e);
-        events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-        request.abortWith(storeUnavailable(operation, existing.expiresAt()));
-      }
+      life.keyPresented(operation, existing.expiresAt());
+      request.abortWith(answerDuplicate(policy, claimRequest, existing, since(readStarted)));
+      life.answered();
       return;
     }
-    // Admitted. Only a key with no row yet would add a row: that is what the rate limit counts.
-    state.keyPresented(operation, expiryOf(existing, ttl));
-    state.admitted(policy, claimRequest, existing == null);
+    // Only a key with no row yet would add a row: that is what the new-key limit counts.
+    life.keyPresented(operation, expiryOf(existing, ttl));
+    life.admitted(policy, claimRequest, existing == null);
+  }
+
+  // ------------------------------------------- 3. Claim before the transaction (remote operations)
+
+  /**
+   * From the first interceptor, once JAX-RS has bound and validated the parameters and before
+   * {@code @Transactional} opens a transaction: claims a remote operation's key in a commit of its
+   * own, so that the claim is visible to duplicates before the other system is called. Anything
+   * else passes through, to be claimed inside its transaction by {@link #executeInTransaction}.
+   */
+  Object claimBeforeTransaction(InvocationContext invocation) throws Exception {
+    if (life.phase() != RequestPhase.ADMITTED || claimsInTransaction(life.policy())) {
+      return invocation.proceed();
+    }
+    Response answer = claimOnItsOwn();
+    return answer != null ? answer : invocation.proceed();
   }
 
   /**
-   * Phases 2 and 3, from {@link IdempotencyClaimInterceptor}: JAX-RS has bound and validated the
-   * method's parameters (a body that fails either was answered 400 with nothing claimed), and no
-   * JTA transaction is open yet, so the claim commits on its own before the method runs.
+   * The claim committed on its own.
    *
-   * @return null when this request won the claim and the method may run; otherwise the answer
+   * @return null when this request won the key; otherwise the answer
    */
-  Response claimAdmitted() {
-    ClaimRequest claimRequest = state.admittedRequest();
-    Idempotent policy = state.admittedPolicy();
+  private Response claimOnItsOwn() {
+    ClaimRequest claimRequest = life.claimRequest();
+    Idempotent policy = life.policy();
     String operation = claimRequest.operation();
-    String tenant = claimRequest.tenant();
-    state.claimAttempted();
-    if (policy.sideEffects() == SideEffects.REMOTE && state.inTransaction()) {
+    if (policy.sideEffects() == SideEffects.REMOTE && life.inTransaction()) {
       // The claim would join that transaction and be invisible to duplicates until it commits,
       // after the remote call: refuse rather than call the other system unprotected.
       throw new IllegalStateException(
@@ -231,142 +226,414 @@ public class IdempotencyGate {
               + operation
               + " was entered inside a JTA transaction; its claim must commit first");
     }
-    ClaimResult result;
     // Timed for the claim-latency histogram: the store's decision only, not the bounded wait or
     // the replay that may follow it.
     long claimStarted = System.nanoTime();
-    Duration claimTime;
+    ClaimResult result;
     try {
-      boolean newKey = state.isNewKey();
-      if (newKey) {
-        NewKeyLimits.Decision decision = settings.newKeyLimits().tryAcquire(tenant, operation);
+      if (life.isNewKey()) {
+        NewKeyLimits.Decision decision =
+            settings.newKeyLimits().tryAcquire(claimRequest.tenant(), operation);
         if (!decision.allowed()) {
-          events.fire(
-              new IdempotencyEvent(
-                  operation,
-                  Outcome.RATE_LIMITED,
-                  Duration.ofNanos(System.nanoTime() - claimStarted)));
-          return tooManyNewKeys(operation, decision.retryAfter(), state.expiresAt());
+          events.fire(new IdempotencyEvent(operation, Outcome.RATE_LIMITED, since(claimStarted)));
+          return answered(tooManyNewKeys(operation, decision.retryAfter(), life.expiresAt()));
         }
       }
       result = store.claim(claimRequest);
-      claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
-      if (newKey && !result.won()) {
+      if (life.isNewKey() && !result.won()) {
         // A concurrent first use of the same key won: this request adds no row.
-        settings.newKeyLimits().giveBack(tenant, operation);
+        settings.newKeyLimits().giveBack(claimRequest.tenant(), operation);
       }
     } catch (IdempotencyStoreUnavailableException e) {
-      claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
-      LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
-      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-      return storeUnavailable(operation, state.expiresAt());
+      return answered(unavailable(operation, e, since(claimStarted)));
     }
+    Duration claimTime = since(claimStarted);
     IdempotencyRecord record = result.record();
-    state.keyPresented(operation, record.expiresAt());
+    life.expiresAt(record.expiresAt());
     if (result.won()) {
-      state.claimed(record.claimedKey());
+      life.claimed(record.claimedKey());
       events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
       return null;
     }
-
-    // Phase 3: answer a duplicate.
-    return answerDuplicateOrUnavailable(policy, claimRequest, record, claimTime);
+    return answered(answerDuplicate(policy, claimRequest, record, claimTime));
   }
 
+  // ----------------------------- 3 and 5. Claim inside the transaction (local), execute, complete
+
   /**
-   * {@link #answerDuplicate}, or 503 when the stored body cannot be opened (another key, altered,
-   * plaintext under encryption).
+   * From the second interceptor, inside the method's JTA transaction: claims a local operation's
+   * key there (a key claimed before the transaction arrives {@link RequestPhase#CLAIMED}), runs the
+   * method, and stores its response in the same transaction, so the completed key commits with the
+   * business rows or not at all. The response sent is built from the stored bytes.
    */
-  private Response answerDuplicateOrUnavailable(
-      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
-    try {
-      return answerDuplicate(policy, claimRequest, record, claimTime);
-    } catch (IdempotencyStoreUnavailableException e) {
-      String operation = claimRequest.operation();
-      LOG.log(Level.WARNING, "cannot answer a duplicate of " + operation, e);
-      events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
-      return storeUnavailable(operation, record.expiresAt());
+  Object executeInTransaction(InvocationContext invocation) throws Exception {
+    if (life.phase() == RequestPhase.ADMITTED) {
+      // Without a transaction (a method that is not @Transactional) the claim commits on its own.
+      Response answer =
+          life.inTransaction() && claimsInTransaction(life.policy())
+              ? claimInTransaction()
+              : claimOnItsOwn();
+      if (answer != null) {
+        return answer;
+      }
     }
+    if (life.phase() != RequestPhase.CLAIMED) {
+      return invocation.proceed(); // no key to guard, or a nested call of a guarded one
+    }
+    life.executing();
+    Object result;
+    try {
+      result = invocation.proceed();
+    } catch (OutcomeUnknownException e) {
+      life.outcomeUnknown(e);
+      throw e;
+    } catch (ClaimLostException e) {
+      life.claimLost();
+      throw e;
+    }
+    if (life.isCompleted()) {
+      return result; // a remote operation completed its key itself ({@link #complete})
+    }
+    ClaimedKey claim = life.claim();
+    StoredResponse stored = StoredResponses.capture((Response) result, settings.storedHeaders());
+    boolean written =
+        life.claimedInTransaction() != null
+            ? store.completeInTransaction(life.claimedInTransaction(), stored)
+            : store.complete(claim, stored);
+    if (!written) {
+      life.claimLost();
+      throw new ClaimLostException(claim);
+    }
+    life.completedUncommitted(stored);
+    events.fire(new IdempotencyEvent(claim.operation(), Outcome.COMPLETED));
+    return StoredResponses.toResponse(stored);
   }
 
   /**
-   * Whether {@code policy}'s key is claimed inside the operation's own transaction (by {@link
-   * #claimInTransaction()}, from {@link IdempotencyInterceptor}) rather than before it: local
-   * operations, unless configured otherwise (docs/performance.md, "One commit per new key").
-   */
-  boolean claimsInTransaction(Idempotent policy) {
-    return policy.sideEffects() == SideEffects.LOCAL && settings.localClaimInTransaction();
-  }
-
-  /**
-   * Phases 2 and 3 for a local operation, from {@link IdempotencyInterceptor} inside the
-   * operation's JTA transaction: the claim holds the key until that transaction ends, so a new key
-   * costs the business commit only, and a concurrent duplicate waits and then sees the completed
-   * key (a replay) instead of a running one (409). Its row is written by {@link
-   * #completeInTransaction}, or not at all if the transaction rolls back.
+   * The claim inside the operation's transaction: it holds the key until that transaction ends, so
+   * a concurrent duplicate waits and then sees the completed key (a replay) instead of a running
+   * one (409). The key's row is written by the completion, or not at all if the transaction rolls
+   * back.
    *
-   * @return null when this request won the claim and the method may run; otherwise the answer,
-   *     which commits nothing
+   * @return null when this request won the key; otherwise the answer, which commits nothing
    * @throws AnswerWithRollbackException with the answer when the transaction must roll back
    */
-  Response claimInTransaction() {
-    ClaimRequest claimRequest = state.admittedRequest();
-    Idempotent policy = state.admittedPolicy();
+  private Response claimInTransaction() {
+    ClaimRequest claimRequest = life.claimRequest();
     String operation = claimRequest.operation();
-    state.claimAttempted();
     long claimStarted = System.nanoTime();
     ClaimResult result;
     try {
       result = store.claimInTransaction(claimRequest, settings.localClaimLockWait());
     } catch (KeyBusyException e) {
       // The owner held the key longer than the wait: it is running, as a 409 says.
-      events.fire(
-          new IdempotencyEvent(
-              operation, Outcome.IN_PROGRESS, Duration.ofNanos(System.nanoTime() - claimStarted)));
-      throw new AnswerWithRollbackException(problems.keyInUse(operation, state.expiresAt()));
+      events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, since(claimStarted)));
+      throw answeredWithRollback(problems.keyInUse(operation, life.expiresAt()));
     } catch (IdempotencyStoreUnavailableException e) {
-      LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
-      events.fire(
-          new IdempotencyEvent(
-              operation,
-              Outcome.STORE_UNAVAILABLE,
-              Duration.ofNanos(System.nanoTime() - claimStarted)));
-      throw new AnswerWithRollbackException(storeUnavailable(operation, state.expiresAt()));
+      throw answeredWithRollback(unavailable(operation, e, since(claimStarted)));
     }
-    Duration claimTime = Duration.ofNanos(System.nanoTime() - claimStarted);
+    Duration claimTime = since(claimStarted);
     IdempotencyRecord record = result.record();
-    state.keyPresented(operation, record.expiresAt());
-    if (result.won()) {
-      // Attempt 1: the key had no row, so this claim adds one; that is what the limit counts.
-      if (record.attempt() == 1) {
-        NewKeyLimits.Decision decision =
-            settings.newKeyLimits().tryAcquire(claimRequest.tenant(), operation);
-        if (!decision.allowed()) {
-          events.fire(new IdempotencyEvent(operation, Outcome.RATE_LIMITED, claimTime));
-          throw new AnswerWithRollbackException(
-              tooManyNewKeys(operation, decision.retryAfter(), record.expiresAt()));
-        }
-      }
-      state.claimedInTransaction(record);
-      events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
-      return null;
+    life.expiresAt(record.expiresAt());
+    if (!result.won()) {
+      return answered(answerDuplicate(life.policy(), claimRequest, record, claimTime));
     }
-    return answerDuplicateOrUnavailable(policy, claimRequest, record, claimTime);
+    // Attempt 1: the key had no row, so this claim adds one; that is what the limit counts.
+    if (record.attempt() == 1) {
+      NewKeyLimits.Decision decision =
+          settings.newKeyLimits().tryAcquire(claimRequest.tenant(), operation);
+      if (!decision.allowed()) {
+        events.fire(new IdempotencyEvent(operation, Outcome.RATE_LIMITED, claimTime));
+        throw answeredWithRollback(
+            tooManyNewKeys(operation, decision.retryAfter(), record.expiresAt()));
+      }
+    }
+    life.claimedInTransaction(record);
+    events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
+    return null;
   }
 
   /**
-   * Writes the key claimed by {@link #claimInTransaction()} as completed with {@code response}, in
-   * the operation's transaction: the key's one write.
-   *
-   * @throws ClaimLostException when the row changed under the claim
+   * A remote operation's own completion, from {@link IdempotentRequest#complete} inside its
+   * recording transaction: stores {@code response} as the key's result and returns the response
+   * built from the stored bytes.
    */
-  StoredResponse completeInTransaction(Response response) {
-    IdempotencyRecord claimed = state.claimedInTransaction();
-    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
-    if (!store.completeInTransaction(claimed, stored)) {
-      throw new ClaimLostException(claimed.claimedKey());
+  Response complete(Response response) {
+    ClaimedKey claim = life.claim();
+    if (claim == null) {
+      return response;
     }
-    return stored;
+    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
+    if (!store.complete(claim, stored)) {
+      throw new ClaimLostException(claim);
+    }
+    life.completedUncommitted(stored);
+    events.fire(new IdempotencyEvent(claim.operation(), Outcome.COMPLETED));
+    return StoredResponses.toResponse(stored);
+  }
+
+  // ---------------------------------------------------------------- 4. Answer a duplicate
+
+  /**
+   * What a request that did not win the key is told; 503 when the store cannot be read or the
+   * stored body cannot be opened (another key, altered, plaintext under encryption).
+   */
+  private Response answerDuplicate(
+      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
+    try {
+      return answerDuplicateFromStore(policy, claimRequest, record, claimTime);
+    } catch (IdempotencyStoreUnavailableException e) {
+      return unavailable(claimRequest.operation(), e, claimTime);
+    }
+  }
+
+  private Response answerDuplicateFromStore(
+      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
+    String operation = claimRequest.operation();
+    if (!record.requestHash().equals(claimRequest.requestHash())) {
+      events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED, claimTime));
+      return problems.response(
+          IdempotencyProblem.KEY_REUSED,
+          "this key was used for a different request; use a new key for a new intent",
+          operation,
+          record.expiresAt());
+    }
+    IdempotencyRecord current = awaitCompletion(record);
+    if (current.completed()) {
+      // Opens the stored body first: one that cannot be opened is not counted as a replay.
+      Response replay =
+          Response.fromResponse(StoredResponses.toResponse(current.response()))
+              .header(REPLAYED_HEADER, "true")
+              .build();
+      events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED, claimTime));
+      return replay;
+    }
+    if (current.outcomeUnknown() && current.response() != null) {
+      Response stored = problems.withRetryAfter(StoredResponses.toResponse(current.response()));
+      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
+      return stored;
+    }
+    if (policy.sideEffects() == SideEffects.REMOTE && current.leaseExpired()) {
+      // The lease ran out with no answer recorded: the request died (a crash) after its claim,
+      // perhaps after the remote call. That is an unknown outcome, not a request still running.
+      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
+      return problems.outcomeUnknown(
+          409,
+          policy.outcomeUnknownProblem(),
+          "the request with this key ended without an answer; it is being reconciled, retry"
+              + " later with the same key",
+          operation,
+          current.expiresAt());
+    }
+    events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, claimTime));
+    return problems.keyInUse(operation, current.expiresAt());
+  }
+
+  /**
+   * The bounded wait for a running first attempt; zero by default (answer at once: the client
+   * decides).
+   */
+  private IdempotencyRecord awaitCompletion(IdempotencyRecord record) {
+    Duration wait = settings.inProgressWait();
+    if (record.completed() || record.outcomeUnknown() || wait.isZero()) {
+      return record;
+    }
+    Instant deadline = Instant.now().plus(wait);
+    IdempotencyRecord current = record;
+    while (!current.completed() && Instant.now().isBefore(deadline)) {
+      try {
+        Thread.sleep(POLL_INTERVAL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return current;
+      }
+      current = store.find(record.tenant(), record.operation(), record.key()).orElse(current);
+    }
+    return current;
+  }
+
+  // ---------------------------------------------------------------- 6. Settle (response filter)
+
+  /**
+   * Puts the key's expiry on every answer, and decides what a claim the method did not complete
+   * becomes.
+   */
+  void settle(ContainerRequestContext request, ContainerResponseContext response) {
+    RequestPhase phase = life.phase();
+    if (phase == RequestPhase.ADMITTED
+        && claimsInTransaction(life.policy())
+        && !settings.localClaimReadFirst()) {
+      // Refused before its claim (binding or validation failed): no read was made on the way in,
+      // so the row that may bind the key is read now, on this path only, for its expiry.
+      ClaimRequest admitted = life.claimRequest();
+      life.expiresAt(
+          expiryWithoutAClaim(
+              admitted.tenant(), admitted.operation(), admitted.key(), admitted.ttl()));
+    }
+    if (life.expiresAt() != null) {
+      response.getHeaders().putSingle(EXPIRES_HEADER, httpDate(life.expiresAt()));
+    }
+    if (phase == RequestPhase.ADMITTED && response.getStatus() < 400) {
+      // Admitted, then the method succeeded without the interceptors: the resource is not a CDI
+      // bean, or the binding was lost. Nothing was claimed, so nothing protects the key.
+      LOG.severe(
+          () ->
+              "@Idempotent method of "
+                  + life.operation()
+                  + " ran without its interceptor; make the resource class a CDI bean");
+    }
+    if (phase == RequestPhase.ROLLED_BACK && response.getStatus() < 400) {
+      // The method returned normally but its transaction rolled back (setRollbackOnly, a failed
+      // commit): its response would describe an effect that never happened.
+      response.setStatus(500);
+      response.setEntity(
+          problems.body(
+              IdempotencyProblem.OPERATION_ROLLED_BACK,
+              "the operation's transaction was rolled back and nothing was done; retry with the"
+                  + " same key",
+              life.operation(),
+              life.expiresAt()),
+          null,
+          MediaType.valueOf(IdempotencyProblems.MEDIA_TYPE));
+    }
+    try {
+      switch (phase) {
+        case OUTCOME_UNKNOWN -> markOutcomeUnknown(response);
+        case CLAIMED, EXECUTING, ROLLED_BACK -> releaseOrStoreRejection(phase, response);
+        default -> {
+          // Nothing to settle: no claim, the key completed, or the claim was lost.
+        }
+      }
+    } catch (IdempotencyStoreUnavailableException e) {
+      // The answer is already decided; the lease (local) or reconciliation (remote) ends the claim.
+      LOG.log(Level.WARNING, "could not settle a claim of " + life.operation(), e);
+    }
+  }
+
+  /** The remote effect may have happened: retries get the operation's 409 until reconciled. */
+  private void markOutcomeUnknown(ContainerResponseContext response) {
+    ClaimedKey claim = life.claim();
+    OutcomeUnknownException unknown = life.outcomeUnknownCause();
+    byte[] problem =
+        problems.outcomeUnknownBody(
+            409,
+            unknown.problemType(),
+            unknown.getMessage() + "; it is being reconciled, retry later with the same key",
+            claim.operation(),
+            life.expiresAt());
+    store.markOutcomeUnknown(
+        claim,
+        new StoredResponse(409, Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
+    response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
+    events.fire(new IdempotencyEvent(claim.operation(), Outcome.MARKED_UNKNOWN));
+  }
+
+  /**
+   * A decided business rejection (a 4xx after the method started) is final for the key and
+   * replayed like a success; any other failure (before the method started, or without a side
+   * effect) releases the key so that a retry runs again.
+   */
+  private void releaseOrStoreRejection(RequestPhase phase, ContainerResponseContext response) {
+    ClaimedKey claim = life.claim();
+    int status = response.getStatus();
+    if (phase != RequestPhase.CLAIMED && status >= 400 && status < 500) {
+      StoredResponse stored =
+          StoredResponses.capture(toResponse(response), settings.storedHeaders());
+      if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
+        response.setEntity(stored.body());
+        life.rejectionStored(stored);
+        events.fire(new IdempotencyEvent(claim.operation(), Outcome.REJECTION_STORED));
+      }
+      return;
+    }
+    if (store.release(claim)) {
+      events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
+      life.released();
+    } else if (life.claimedInTransaction() != null) {
+      life.released(); // its transaction rolled back and took the claim with it: no row to free
+    } else {
+      life.claimLost(); // another attempt owns the key by now
+    }
+  }
+
+  /**
+   * A claim made inside the operation's transaction left no row when that transaction rolled back
+   * with the rejection: the key is claimed again, on its own, to keep the decision. Another request
+   * that owns the key by now is left alone.
+   */
+  private boolean storeRejectionOfARolledBackClaim(StoredResponse stored) {
+    if (life.claimedInTransaction() == null) {
+      return false;
+    }
+    ClaimResult again;
+    try {
+      again = store.claim(life.claimRequest());
+    } catch (KeyBusyException e) {
+      return false;
+    }
+    return again.won() && store.complete(again.record().claimedKey(), stored);
+  }
+
+  // ---------------------------------------------------------------- Answers and helpers
+
+  /**
+   * Whether {@code policy}'s key is claimed inside the operation's own transaction rather than
+   * before it: local operations, unless configured otherwise (docs/performance.md, "One commit per
+   * new key").
+   */
+  boolean claimsInTransaction(Idempotent policy) {
+    return policy.sideEffects() == SideEffects.LOCAL && settings.localClaimInTransaction();
+  }
+
+  /** Refuses the request in the filter with {@code problem}; nothing is written. */
+  private void refuse(
+      ContainerRequestContext request,
+      IdempotencyProblem problem,
+      String detail,
+      String operation,
+      Instant expiresAt) {
+    events.fire(new IdempotencyEvent(operation, Outcome.REJECTED));
+    request.abortWith(problems.response(problem, detail, operation, expiresAt));
+    life.answered();
+  }
+
+  /** Records that the request is answered without running the method, and returns the answer. */
+  private Response answered(Response answer) {
+    life.answered();
+    return answer;
+  }
+
+  /** As {@link #answered}, for an answer inside a transaction that must roll back. */
+  private AnswerWithRollbackException answeredWithRollback(Response answer) {
+    life.answered();
+    return new AnswerWithRollbackException(answer);
+  }
+
+  /** 503: the store could not be read or written; nothing was executed. */
+  private Response unavailable(
+      String operation, IdempotencyStoreUnavailableException e, Duration claimTime) {
+    LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
+    events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
+    return problems.storeUnavailable(
+        "the request was not executed because its key could not be recorded; retry later",
+        operation,
+        life.expiresAt());
+  }
+
+  /** 429: this tenant used up its new keys of the operation on this server for now. */
+  private Response tooManyNewKeys(String operation, Duration retryAfter, Instant expiresAt) {
+    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    return Response.fromResponse(
+            problems.response(
+                IdempotencyProblem.TOO_MANY_NEW_KEYS,
+                "too many new Idempotency-Keys for this operation; retries of keys already used"
+                    + " are still answered; send new keys again after "
+                    + seconds
+                    + " s",
+                operation,
+                expiresAt))
+        .header("Retry-After", seconds)
+        .build();
   }
 
   /**
@@ -396,208 +663,8 @@ public class IdempotencyGate {
     }
   }
 
-  /** 429: this tenant used up its new keys of the operation on this server for now. */
-  private Response tooManyNewKeys(String operation, Duration retryAfter, Instant expiresAt) {
-    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
-    return Response.fromResponse(
-            problems.response(
-                429,
-                "too-many-new-keys",
-                "Too many new idempotency keys",
-                "too many new Idempotency-Keys for this operation; retries of keys already used"
-                    + " are still answered; send new keys again after "
-                    + seconds
-                    + " s",
-                operation,
-                expiresAt))
-        .header("Retry-After", seconds)
-        .build();
-  }
-
-  private Response answerDuplicate(
-      Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
-    String operation = claimRequest.operation();
-    if (!record.requestHash().equals(claimRequest.requestHash())) {
-      events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED, claimTime));
-      return problems.response(
-          422,
-          "idempotency-key-reused",
-          "Idempotency key reused",
-          "this key was used for a different request; use a new key for a new intent",
-          operation,
-          record.expiresAt());
-    }
-    IdempotencyRecord current = awaitCompletion(record);
-    if (current.completed()) {
-      // Opens the stored body first: one that cannot be opened is not counted as a replay.
-      Response replay =
-          Response.fromResponse(StoredResponses.toResponse(current.response()))
-              .header(REPLAYED_HEADER, "true")
-              .build();
-      events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED, claimTime));
-      return replay;
-    }
-    if (current.outcomeUnknown() && current.response() != null) {
-      Response stored = problems.withRetryAfter(StoredResponses.toResponse(current.response()));
-      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
-      return stored;
-    }
-    if (policy.sideEffects() == SideEffects.REMOTE && current.leaseExpired()) {
-      // The lease ran out with no answer recorded: the request died (a crash) after its claim,
-      // perhaps after the remote call. That is an unknown outcome, not a request still running.
-      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
-      return problems.withRetryAfter(
-          problems.response(
-              409,
-              policy.outcomeUnknownProblem(),
-              "Outcome unknown",
-              "the request with this key ended without an answer; it is being reconciled, retry"
-                  + " later with the same key",
-              operation,
-              current.expiresAt()));
-    }
-    events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, claimTime));
-    return problems.keyInUse(operation, current.expiresAt());
-  }
-
-  private void reject(ContainerRequestContext request, String operation, Response problem) {
-    events.fire(new IdempotencyEvent(operation, Outcome.REJECTED));
-    request.abortWith(problem);
-  }
-
-  /**
-   * The bounded wait for a running first attempt; zero by default (answer at once: the client
-   * decides).
-   */
-  private IdempotencyRecord awaitCompletion(IdempotencyRecord record) {
-    Duration wait = settings.inProgressWait();
-    if (record.completed() || record.outcomeUnknown() || wait.isZero()) {
-      return record;
-    }
-    Instant deadline = Instant.now().plus(wait);
-    IdempotencyRecord current = record;
-    while (!current.completed() && Instant.now().isBefore(deadline)) {
-      try {
-        Thread.sleep(POLL_INTERVAL.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return current;
-      }
-      current = store.find(record.tenant(), record.operation(), record.key()).orElse(current);
-    }
-    return current;
-  }
-
-  void afterMethod(ContainerRequestContext request, ContainerResponseContext response) {
-    if (state.isAdmitted()
-        && !state.isClaimAttempted()
-        && claimsInTransaction(state.admittedPolicy())
-        && !settings.localClaimReadFirst()) {
-      // Refused before its claim (binding or validation failed): no read was made on the way in,
-      // so the row that may bind the key is read now, on this path only, for its expiry.
-      ClaimRequest admitted = state.admittedRequest();
-      state.keyPresented(
-          admitted.operation(),
-          expiryWithoutAClaim(
-              admitted.tenant(), admitted.operation(), admitted.key(), admitted.ttl()));
-    }
-    if (state.expiresAt() != null) {
-      response.getHeaders().putSingle(EXPIRES_HEADER, httpDate(state.expiresAt()));
-    }
-    ClaimedKey claim = state.claim();
-    if (claim == null
-        && state.isAdmitted()
-        && !state.isClaimAttempted()
-        && response.getStatus() < 400) {
-      // Admitted, then the method succeeded without the claim interceptor: the resource is not a
-      // CDI bean, or the binding was lost. Nothing was claimed, so nothing protects the key.
-      LOG.severe(
-          () ->
-              "@Idempotent method of "
-                  + state.operation()
-                  + " ran without its interceptor; make the resource class a CDI bean");
-    }
-    if (claim == null || state.completed() != null || state.isClaimLost()) {
-      return;
-    }
-    if (state.isCompletionRolledBack() && response.getStatus() < 400) {
-      // The method returned normally but its transaction rolled back (setRollbackOnly, a failed
-      // commit): its response would describe an effect that never happened.
-      response.setStatus(500);
-      response.setEntity(
-          problems.body(
-              500,
-              "operation-rolled-back",
-              "Operation rolled back",
-              "the operation's transaction was rolled back and nothing was done; retry with the"
-                  + " same key",
-              claim.operation(),
-              state.expiresAt()),
-          null,
-          jakarta.ws.rs.core.MediaType.valueOf(IdempotencyProblems.MEDIA_TYPE));
-    }
-    // Phase 5: settle a claim the method did not complete.
-    try {
-      settle(claim, response);
-    } catch (IdempotencyStoreUnavailableException e) {
-      // The answer is already decided; the lease (local) or reconciliation (remote) ends the claim.
-      LOG.log(Level.WARNING, "could not settle a claim of " + claim.operation(), e);
-    }
-  }
-
-  private void settle(ClaimedKey claim, ContainerResponseContext response) {
-    OutcomeUnknownException unknown = state.outcomeUnknown();
-    if (unknown != null) {
-      byte[] problem =
-          problems.body(
-              409,
-              unknown.problemType(),
-              "Outcome unknown",
-              unknown.getMessage() + "; it is being reconciled, retry later with the same key",
-              claim.operation(),
-              state.expiresAt());
-      store.markOutcomeUnknown(
-          claim,
-          new StoredResponse(
-              409, java.util.Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
-      response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
-      events.fire(new IdempotencyEvent(claim.operation(), Outcome.MARKED_UNKNOWN));
-      return;
-    }
-    int status = response.getStatus();
-    if (state.isExecutionStarted() && status >= 400 && status < 500) {
-      // A decided business rejection: final for this key, replayed like a success.
-      StoredResponse stored =
-          StoredResponses.capture(toResponse(response), settings.storedHeaders());
-      if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
-        response.setEntity(stored.body());
-        events.fire(new IdempotencyEvent(claim.operation(), Outcome.REJECTION_STORED));
-      }
-      return;
-    }
-    // Failed before the method started (its transaction could not begin) or without a side
-    // effect: run again.
-    if (store.release(claim)) {
-      events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
-    }
-  }
-
-  /**
-   * A claim made inside the operation's transaction left no row when that transaction rolled back
-   * with the rejection: the key is claimed again, on its own, to keep the decision. Another request
-   * that owns the key by now is left alone.
-   */
-  private boolean storeRejectionOfARolledBackClaim(StoredResponse stored) {
-    if (state.claimedInTransaction() == null) {
-      return false;
-    }
-    ClaimResult again;
-    try {
-      again = store.claim(state.admittedRequest());
-    } catch (KeyBusyException e) {
-      return false;
-    }
-    return again.won() && store.complete(again.record().claimedKey(), stored);
+  private static Duration since(long startedNanos) {
+    return Duration.ofNanos(System.nanoTime() - startedNanos);
   }
 
   private static Response toResponse(ContainerResponseContext context) {
@@ -610,17 +677,6 @@ public class IdempotencyGate {
       builder.type(context.getMediaType());
     }
     return builder.build();
-  }
-
-  private Response storeUnavailable(String operation, Instant expiresAt) {
-    return problems.withRetryAfter(
-        problems.response(
-            503,
-            "idempotency-store-unavailable",
-            "Idempotency store unavailable",
-            "the request was not executed because its key could not be recorded; retry later",
-            operation,
-            expiresAt));
   }
 
   private byte[] body(ContainerRequestContext request) throws RejectedRequestException {
@@ -641,7 +697,7 @@ public class IdempotencyGate {
       }
     } catch (IOException e) {
       throw new RejectedRequestException(
-          400, "malformed-request-body", "Malformed request body", "the body could not be read");
+          IdempotencyProblem.MALFORMED_BODY, "the body could not be read");
     }
     byte[] body = out.toByteArray();
     // The method reads the same bytes that were fingerprinted.
@@ -651,10 +707,7 @@ public class IdempotencyGate {
 
   private static RejectedRequestException tooLarge(int limit) {
     return new RejectedRequestException(
-        413,
-        "request-body-too-large",
-        "Request body too large",
-        "the body exceeds " + limit + " bytes");
+        IdempotencyProblem.BODY_TOO_LARGE, "the body exceeds " + limit + " bytes");
   }
 
   private static SortedMap<String, String> pathParameters(ContainerRequestContext request) {

@@ -7,8 +7,9 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 
 /**
- * The problems the library answers itself. Idempotency problems also name the operation and when
- * the key expires, so a client knows how long its retries are safe.
+ * Builds the library's problem answers from the catalogue ({@link IdempotencyProblem}). Each also
+ * names the operation and when the key expires, so a client knows how long its retries are safe;
+ * the answers that ask the client to come back carry {@code Retry-After}.
  */
 @ApplicationScoped
 public class IdempotencyProblems {
@@ -17,17 +18,59 @@ public class IdempotencyProblems {
 
   @Inject IdempotencySettings settings;
 
-  public Response response(
-      int status, String slug, String title, String detail, String operation, Instant expiresAt) {
-    return problem(status, slug, title, detail, operation, expiresAt).toResponse();
+  /** {@code problem} with {@code detail}, as a response. */
+  Response response(
+      IdempotencyProblem problem, String detail, String operation, Instant expiresAt) {
+    return document(problem.status(), problem.slug(), problem.title(), detail, operation, expiresAt)
+        .toResponse();
   }
 
-  public byte[] body(
-      int status, String slug, String title, String detail, String operation, Instant expiresAt) {
-    return problem(status, slug, title, detail, operation, expiresAt).toJson();
+  /** {@code problem} with {@code detail}, as the bytes of a body. */
+  byte[] body(IdempotencyProblem problem, String detail, String operation, Instant expiresAt) {
+    return document(problem.status(), problem.slug(), problem.title(), detail, operation, expiresAt)
+        .toJson();
   }
 
-  private static ProblemDetails problem(
+  /** 409 with Retry-After: another request with this key is running (or took this one's claim). */
+  Response keyInUse(String operation, Instant expiresAt) {
+    return withRetryAfter(
+        response(
+            IdempotencyProblem.KEY_IN_USE,
+            "a request with this key is still being processed; retry after a moment",
+            operation,
+            expiresAt));
+  }
+
+  /** 503 with Retry-After: the key could not be read or recorded. */
+  Response storeUnavailable(String detail, String operation, Instant expiresAt) {
+    return withRetryAfter(
+        response(IdempotencyProblem.STORE_UNAVAILABLE, detail, operation, expiresAt));
+  }
+
+  /**
+   * The operation's own "outcome unknown" problem ({@code slug}, from its {@code @Idempotent}):
+   * 504 to the attempt that lost track of its effect, 409 to every retry until reconciliation
+   * decides.
+   */
+  byte[] outcomeUnknownBody(
+      int status, String slug, String detail, String operation, Instant expiresAt) {
+    return document(status, slug, "Outcome unknown", detail, operation, expiresAt).toJson();
+  }
+
+  /** {@link #outcomeUnknownBody} as a response with Retry-After. */
+  Response outcomeUnknown(
+      int status, String slug, String detail, String operation, Instant expiresAt) {
+    return withRetryAfter(
+        document(status, slug, "Outcome unknown", detail, operation, expiresAt).toResponse());
+  }
+
+  Response withRetryAfter(Response response) {
+    return Response.fromResponse(response)
+        .header("Retry-After", settings.retryAfterSeconds())
+        .build();
+  }
+
+  private static ProblemDetails document(
       int status, String slug, String title, String detail, String operation, Instant expiresAt) {
     ProblemDetails problem = new ProblemDetails(status, slug, title, detail);
     if (operation != null) {
@@ -37,22 +80,5 @@ public class IdempotencyProblems {
       problem = problem.with("idempotencyKeyExpiresAt", expiresAt.toString());
     }
     return problem;
-  }
-
-  public Response keyInUse(String operation, Instant expiresAt) {
-    return withRetryAfter(
-        response(
-            409,
-            "idempotency-key-in-use",
-            "Idempotency key in use",
-            "a request with this key is still being processed; retry after a moment",
-            operation,
-            expiresAt));
-  }
-
-  public Response withRetryAfter(Response response) {
-    return Response.fromResponse(response)
-        .header("Retry-After", settings.retryAfterSeconds())
-        .build();
   }
 }

@@ -14,17 +14,15 @@ import jakarta.ws.rs.ext.Provider;
 public class OutcomeUnknownExceptionMapper implements ExceptionMapper<OutcomeUnknownException> {
 
   @Inject IdempotencyProblems problems;
-  @Inject IdempotentRequestState state;
+  @Inject RequestLifecycle life;
 
   @Override
   public Response toResponse(OutcomeUnknownException e) {
-    return problems.withRetryAfter(
-        problems.response(
-            504,
-            e.problemType(),
-            "Outcome unknown",
-            e.getMessage() + "; it is being reconciled, retry later with the same key",
-            state.operation(),
-            state.expiresAt()));
+    return problems.outcomeUnknown(
+        504,
+        e.problemType(),
+        e.getMessage() + "; it is being reconciled, retry later with the same key",
+        life.operation(),
+        life.expiresAt());
   }
 }

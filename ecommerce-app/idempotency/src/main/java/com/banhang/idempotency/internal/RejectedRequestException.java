@@ -1,33 +1,21 @@
 package com.banhang.idempotency.internal;
 
 /**
- * The request cannot be fingerprinted or is too large: answered with a problem before any claim, so
- * the client may fix it and reuse the key.
+ * The request cannot be fingerprinted or is too large: answered with {@link #problem()} before any
+ * claim, so the client may fix it and reuse the key.
  */
 public class RejectedRequestException extends Exception {
 
   private static final long serialVersionUID = 1L;
 
-  private final int status;
-  private final String problemType;
-  private final String title;
+  private final IdempotencyProblem problem;
 
-  public RejectedRequestException(int status, String problemType, String title, String detail) {
+  public RejectedRequestException(IdempotencyProblem problem, String detail) {
     super(detail);
-    this.status = status;
-    this.problemType = problemType;
-    this.title = title;
+    this.problem = problem;
   }
 
-  public int status() {
-    return status;
-  }
-
-  public String problemType() {
-    return problemType;
-  }
-
-  public String title() {
-    return title;
+  public IdempotencyProblem problem() {
+    return problem;
   }
 }

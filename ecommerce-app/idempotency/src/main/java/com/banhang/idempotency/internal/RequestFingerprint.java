@@ -102,9 +102,7 @@ public final class RequestFingerprint {
   public static String canonicalJson(byte[] body, Limits limits) throws RejectedRequestException {
     if (body.length > limits.maxBytes()) {
       throw new RejectedRequestException(
-          413,
-          "request-body-too-large",
-          "Request body too large",
+          IdempotencyProblem.BODY_TOO_LARGE,
           "the body exceeds " + limits.maxBytes() + " bytes");
     }
     requireSingleIJsonValue(body, limits.maxDepth());
@@ -172,9 +170,7 @@ public final class RequestFingerprint {
   private static int deeper(int depth, int maxDepth) throws RejectedRequestException {
     if (depth >= maxDepth) {
       throw new RejectedRequestException(
-          400,
-          "json-nesting-too-deep",
-          "JSON nesting too deep",
+          IdempotencyProblem.JSON_TOO_DEEP,
           "the body nests arrays and objects deeper than " + maxDepth + " levels");
     }
     return depth + 1;
@@ -202,17 +198,14 @@ public final class RequestFingerprint {
 
   private static RejectedRequestException duplicateMember(String name) {
     return new RejectedRequestException(
-        400,
-        "duplicate-json-member",
-        "Duplicate member name in request body",
+        IdempotencyProblem.DUPLICATE_JSON_MEMBER,
         "an object in the body names the member \""
             + name
             + "\" twice, which makes its meaning ambiguous");
   }
 
   private static RejectedRequestException malformed(String detail) {
-    return new RejectedRequestException(
-        400, "malformed-request-body", "Malformed request body", detail);
+    return new RejectedRequestException(IdempotencyProblem.MALFORMED_BODY, detail);
   }
 
   private static void update(MessageDigest digest, String part) {

@@ -12,17 +12,13 @@ public class StoreUnavailableExceptionMapper
     implements ExceptionMapper<IdempotencyStoreUnavailableException> {
 
   @Inject IdempotencyProblems problems;
-  @Inject IdempotentRequestState state;
+  @Inject RequestLifecycle life;
 
   @Override
   public Response toResponse(IdempotencyStoreUnavailableException e) {
-    return problems.withRetryAfter(
-        problems.response(
-            503,
-            "idempotency-store-unavailable",
-            "Idempotency store unavailable",
-            "the result of this request could not be recorded; retry later with the same key",
-            state.operation(),
-            state.expiresAt()));
+    return problems.storeUnavailable(
+        "the result of this request could not be recorded; retry later with the same key",
+        life.operation(),
+        life.expiresAt());
   }
 }

@@ -59,8 +59,8 @@ class JsonLimitsPropertiesTest {
                     .isInstanceOfSatisfying(
                         RejectedRequestException.class,
                         e -> {
-                          assertThat(e.status()).isEqualTo(400);
-                          assertThat(e.problemType()).isEqualTo("json-nesting-too-deep");
+                          assertThat(e.problem().status()).isEqualTo(400);
+                          assertThat(e.problem().slug()).isEqualTo("json-nesting-too-deep");
                         });
               }
             });
@@ -81,7 +81,7 @@ class JsonLimitsPropertiesTest {
     assertThatThrownBy(() -> RequestFingerprint.of("op", new TreeMap<>(), body))
         .isInstanceOfSatisfying(
             RejectedRequestException.class,
-            e -> assertThat(e.problemType()).isEqualTo("json-nesting-too-deep"));
+            e -> assertThat(e.problem().slug()).isEqualTo("json-nesting-too-deep"));
   }
 
   @Test
@@ -98,7 +98,7 @@ class JsonLimitsPropertiesTest {
               } else {
                 assertThatThrownBy(() -> RequestFingerprint.of("op", new TreeMap<>(), body, limits))
                     .isInstanceOfSatisfying(
-                        RejectedRequestException.class, e -> assertThat(e.status()).isEqualTo(413));
+                        RejectedRequestException.class, e -> assertThat(e.problem().status()).isEqualTo(413));
               }
             });
   }

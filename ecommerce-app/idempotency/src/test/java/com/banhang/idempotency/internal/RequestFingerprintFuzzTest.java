@@ -51,7 +51,7 @@ class RequestFingerprintFuzzTest {
     try {
       canonical = RequestFingerprint.canonicalJson(body, limits);
     } catch (RejectedRequestException e) {
-      assertThat(e.status()).isIn(400, 413);
+      assertThat(e.problem().status()).isIn(400, 413);
       return;
     }
     assertThat(body.length).isLessThanOrEqualTo(512);
@@ -101,14 +101,14 @@ class RequestFingerprintFuzzTest {
     try {
       fingerprint = RequestFingerprint.of(operation, parameters, body);
     } catch (RejectedRequestException e) {
-      assertThat(e.status()).isEqualTo(400);
-      assertThat(e.problemType())
+      assertThat(e.problem().status()).isEqualTo(400);
+      assertThat(e.problem().slug())
           .isIn("malformed-request-body", "duplicate-json-member", "json-nesting-too-deep");
       assertThatThrownBy(
               () -> RequestFingerprint.of(operation, new TreeMap<>(parameters), body.clone()))
           .isInstanceOfSatisfying(
               RejectedRequestException.class,
-              again -> assertThat(again.problemType()).isEqualTo(e.problemType()));
+              again -> assertThat(again.problem().slug()).isEqualTo(e.problem().slug()));
       return;
     }
     assertThat(fingerprint).matches("[0-9a-f]{64}");

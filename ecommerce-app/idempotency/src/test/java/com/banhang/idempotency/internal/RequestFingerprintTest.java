@@ -187,7 +187,7 @@ class RequestFingerprintTest {
         .as("a body that is not UTF-8")
         .isInstanceOfSatisfying(
             RejectedRequestException.class,
-            e -> assertThat(e.problemType()).isEqualTo("malformed-request-body"));
+            e -> assertThat(e.problem().slug()).isEqualTo("malformed-request-body"));
   }
 
   /**
@@ -223,8 +223,8 @@ class RequestFingerprintTest {
         .isInstanceOfSatisfying(
             RejectedRequestException.class,
             e -> {
-              assertThat(e.status()).isEqualTo(400);
-              assertThat(e.problemType()).isEqualTo(problemType);
+              assertThat(e.problem().status()).isEqualTo(400);
+              assertThat(e.problem().slug()).isEqualTo(problemType);
             });
   }
 
