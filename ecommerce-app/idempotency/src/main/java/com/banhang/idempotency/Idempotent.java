@@ -13,9 +13,9 @@ import java.lang.annotation.Target;
  * Idempotency-Key}.
  *
  * <p>Before the method runs, a request filter validates the key, fingerprints the request and
- * claims the key in the {@link com.banhang.idempotency.spi.IdempotencyStore}; a retry is
- * answered from the stored response without running the method. Around the method, an interceptor
- * captures the response and stores it in the caller's JTA transaction, so the business rows and the
+ * claims the key in the {@link com.banhang.idempotency.spi.IdempotencyStore}; a retry is answered
+ * from the stored response without running the method. Around the method, an interceptor captures
+ * the response and stores it in the caller's JTA transaction, so the business rows and the
  * completed key commit together.
  *
  * <p>The annotation is both the interceptor binding and the marker that {@code IdempotencyFeature}

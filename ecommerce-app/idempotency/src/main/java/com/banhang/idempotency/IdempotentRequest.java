@@ -6,8 +6,8 @@ import java.util.Optional;
 /**
  * The idempotent request being served, for operations that complete their key themselves.
  *
- * <p>A {@link SideEffects#LOCAL} operation needs none of this: the library completes the key in
- * the method's transaction. A {@link SideEffects#REMOTE} operation calls another system with no
+ * <p>A {@link SideEffects#LOCAL} operation needs none of this: the library completes the key in the
+ * method's transaction. A {@link SideEffects#REMOTE} operation calls another system with no
  * transaction open, then records the result in a transaction of its own; it calls {@link
  * #complete(Response)} inside that transaction so that the result and the completed key commit
  * together, and returns what it gets back. Inject it; the library provides the implementation.

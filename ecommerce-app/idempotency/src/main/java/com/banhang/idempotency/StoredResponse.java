@@ -43,7 +43,8 @@ public final class StoredResponse {
    * A stored response whose body {@code opener} yields on first use (and may fail to): for stores
    * that decrypt bodies lazily, so that a replay that cannot be opened fails where it is answered.
    */
-  public static StoredResponse opening(int status, Map<String, String> headers, Supplier<byte[]> opener) {
+  public static StoredResponse opening(
+      int status, Map<String, String> headers, Supplier<byte[]> opener) {
     return new StoredResponse(status, headers, opener);
   }
 

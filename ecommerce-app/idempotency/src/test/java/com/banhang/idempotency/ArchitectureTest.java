@@ -1,5 +1,6 @@
 package com.banhang.idempotency;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -75,4 +76,24 @@ class ArchitectureTest {
           .orShould()
           .callMethod(System.class, "currentTimeMillis")
           .because("the database's clock decides expiry, leases and ages on every node alike");
+
+  /**
+   * A request's life is moved by the gate alone (docs/architecture.md): the filter, the
+   * interceptors and the exception mappers call the gate or read the lifecycle, never move it.
+   */
+  @ArchTest
+  static final ArchRule onlyTheGate_movesARequestsLife =
+      methods()
+          .that()
+          .areDeclaredIn("com.banhang.idempotency.internal.RequestLifecycle")
+          .and()
+          .haveNameMatching(
+              "admitted|answered|claimed|claimedInTransaction|executing|completedUncommitted"
+                  + "|rejectionStored|outcomeUnknown|claimLost|released|keyPresented|keyExpires")
+          .should()
+          .onlyBeCalled()
+          .byClassesThat()
+          .haveFullyQualifiedName("com.banhang.idempotency.internal.IdempotencyGate")
+          .because(
+              "the gate is the algorithm; anything else moving the state is a blackboard again");
 }

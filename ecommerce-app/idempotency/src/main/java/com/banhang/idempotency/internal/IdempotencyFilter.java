@@ -15,9 +15,9 @@ import java.util.List;
  *
  * <p>Under the comparison-only mode {@link OperationMode#OPTIONAL}, a request without a key never
  * reaches the gate: nothing is admitted ({@link RequestPhase#UNGUARDED}), so both interceptors pass
- * straight through and the method
- * runs unprotected. A keyed request is handled as under {@link OperationMode#ENFORCED}. Under
- * {@link OperationMode#OFF} every request passes through (the feature registers no filter then).
+ * straight through and the method runs unprotected. A keyed request is handled as under {@link
+ * OperationMode#ENFORCED}. Under {@link OperationMode#OFF} every request passes through (the
+ * feature registers no filter then).
  */
 public class IdempotencyFilter implements ContainerRequestFilter, ContainerResponseFilter {
 

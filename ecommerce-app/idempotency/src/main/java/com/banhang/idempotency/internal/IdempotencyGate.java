@@ -41,10 +41,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The idempotency algorithm around one request, every phase in the order it happens. The filter
- * and the two interceptors only call in here; the request's {@link RequestLifecycle} records where
- * it stands ({@link RequestPhase} lists the phases, their allowed transitions and what a retry
- * finds after a crash in each).
+ * The idempotency algorithm around one request, every phase in the order it happens. The filter and
+ * the two interceptors only call in here; the request's {@link RequestLifecycle} records where it
+ * stands ({@link RequestPhase} lists the phases, their allowed transitions and what a retry finds
+ * after a crash in each).
  *
  * <ol>
  *   <li><b>Admit</b> ({@link #admit}, request filter, before JAX-RS binds the parameters): read and
@@ -214,7 +214,7 @@ public class IdempotencyGate {
    *
    * @return null when this request won the key; otherwise the answer
    */
-  private Response claimOnItsOwn() {
+  Response claimOnItsOwn() {
     ClaimRequest claimRequest = life.claimRequest();
     Idempotent policy = life.policy();
     String operation = claimRequest.operation();
@@ -249,7 +249,7 @@ public class IdempotencyGate {
     }
     Duration claimTime = since(claimStarted);
     IdempotencyRecord record = result.record();
-    life.expiresAt(record.expiresAt());
+    life.keyExpires(record.expiresAt());
     if (result.won()) {
       life.claimed(record.claimedKey());
       events.fire(new IdempotencyEvent(operation, Outcome.CLAIMED, claimTime));
@@ -318,7 +318,7 @@ public class IdempotencyGate {
    * @return null when this request won the key; otherwise the answer, which commits nothing
    * @throws AnswerWithRollbackException with the answer when the transaction must roll back
    */
-  private Response claimInTransaction() {
+  Response claimInTransaction() {
     ClaimRequest claimRequest = life.claimRequest();
     String operation = claimRequest.operation();
     long claimStarted = System.nanoTime();
@@ -334,7 +334,7 @@ public class IdempotencyGate {
     }
     Duration claimTime = since(claimStarted);
     IdempotencyRecord record = result.record();
-    life.expiresAt(record.expiresAt());
+    life.keyExpires(record.expiresAt());
     if (!result.won()) {
       return answered(answerDuplicate(life.policy(), claimRequest, record, claimTime));
     }
@@ -466,7 +466,7 @@ public class IdempotencyGate {
       // Refused before its claim (binding or validation failed): no read was made on the way in,
       // so the row that may bind the key is read now, on this path only, for its expiry.
       ClaimRequest admitted = life.claimRequest();
-      life.expiresAt(
+      life.keyExpires(
           expiryWithoutAClaim(
               admitted.tenant(), admitted.operation(), admitted.key(), admitted.ttl()));
     }
@@ -529,9 +529,9 @@ public class IdempotencyGate {
   }
 
   /**
-   * A decided business rejection (a 4xx after the method started) is final for the key and
-   * replayed like a success; any other failure (before the method started, or without a side
-   * effect) releases the key so that a retry runs again.
+   * A decided business rejection (a 4xx after the method started) is final for the key and replayed
+   * like a success; any other failure (before the method started, or without a side effect)
+   * releases the key so that a retry runs again.
    */
   private void releaseOrStoreRejection(RequestPhase phase, ContainerResponseContext response) {
     ClaimedKey claim = life.claim();

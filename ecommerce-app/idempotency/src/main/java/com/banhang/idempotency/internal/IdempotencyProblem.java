@@ -4,17 +4,23 @@ package com.banhang.idempotency.internal;
  * Every problem the library answers itself, one problem type per failure mode, each with when it
  * happens. The slug is written here and nowhere else in the library; docs/problems.md describes
  * each for clients. The one slug that is not here is the operation's own "outcome unknown" problem
- * ({@link com.banhang.idempotency.Idempotent#outcomeUnknownProblem()}), which the application names.
+ * ({@link com.banhang.idempotency.Idempotent#outcomeUnknownProblem()}), which the application
+ * names.
  */
 public enum IdempotencyProblem {
 
-  /** 401: a key was sent, or the operation needs one, but nobody authenticated: keys are kept per caller. */
+  /**
+   * 401: a key was sent, or the operation needs one, but nobody authenticated: keys are kept per
+   * caller.
+   */
   AUTHENTICATION_REQUIRED(401, "authentication-required", "Authentication required"),
 
   /** 400: the operation needs an {@code Idempotency-Key} and the request has none. */
   KEY_MISSING(400, "idempotency-key-missing", "Idempotency-Key missing"),
 
-  /** 400: the header is there but is not a key (empty, too long, bad characters, several values). */
+  /**
+   * 400: the header is there but is not a key (empty, too long, bad characters, several values).
+   */
   KEY_INVALID(400, "idempotency-key-invalid", "Idempotency-Key invalid"),
 
   /** 400: the body cannot be read or is not the JSON the fingerprint needs. */
@@ -29,7 +35,9 @@ public enum IdempotencyProblem {
   /** 413: the body is longer than {@code idempotency.max-body-bytes}. */
   BODY_TOO_LARGE(413, "request-body-too-large", "Request body too large"),
 
-  /** 422: the key is bound to another request (another body or path): a new intent needs a new key. */
+  /**
+   * 422: the key is bound to another request (another body or path): a new intent needs a new key.
+   */
   KEY_REUSED(422, "idempotency-key-reused", "Idempotency key reused"),
 
   /**
@@ -38,7 +46,9 @@ public enum IdempotencyProblem {
    */
   KEY_IN_USE(409, "idempotency-key-in-use", "Idempotency key in use"),
 
-  /** 429 with Retry-After: the caller used up its new keys of the operation on this server for now. */
+  /**
+   * 429 with Retry-After: the caller used up its new keys of the operation on this server for now.
+   */
   TOO_MANY_NEW_KEYS(429, "too-many-new-keys", "Too many new idempotency keys"),
 
   /**

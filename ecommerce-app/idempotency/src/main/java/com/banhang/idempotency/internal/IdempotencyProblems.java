@@ -48,9 +48,8 @@ public class IdempotencyProblems {
   }
 
   /**
-   * The operation's own "outcome unknown" problem ({@code slug}, from its {@code @Idempotent}):
-   * 504 to the attempt that lost track of its effect, 409 to every retry until reconciliation
-   * decides.
+   * The operation's own "outcome unknown" problem ({@code slug}, from its {@code @Idempotent}): 504
+   * to the attempt that lost track of its effect, 409 to every retry until reconciliation decides.
    */
   byte[] outcomeUnknownBody(
       int status, String slug, String detail, String operation, Instant expiresAt) {

@@ -1,9 +1,9 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
-import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import com.banhang.idempotency.jdbc.ResponseBodyCipher;
+import com.banhang.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;

@@ -1,16 +1,16 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyStoreUnavailableException;
-import com.banhang.idempotency.spi.ClaimRequest;
-import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
 import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.spi.IdempotencyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -102,8 +102,7 @@ public final class RequestFingerprint {
   public static String canonicalJson(byte[] body, Limits limits) throws RejectedRequestException {
     if (body.length > limits.maxBytes()) {
       throw new RejectedRequestException(
-          IdempotencyProblem.BODY_TOO_LARGE,
-          "the body exceeds " + limits.maxBytes() + " bytes");
+          IdempotencyProblem.BODY_TOO_LARGE, "the body exceeds " + limits.maxBytes() + " bytes");
     }
     requireSingleIJsonValue(body, limits.maxDepth());
     try {

@@ -59,7 +59,7 @@ public class RequestLifecycle {
   }
 
   /** The row that binds the key says it expires at {@code expiresAt}. */
-  void expiresAt(Instant expiresAt) {
+  void keyExpires(Instant expiresAt) {
     this.expiresAt = expiresAt;
   }
 

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The phases of one request's life, and the only transitions allowed between them. Each phase
- * names its recovery point: what the key's row says, and so what a retry finds, if the server dies
- * in that phase (docs/idempotency.md).
+ * The phases of one request's life, and the only transitions allowed between them. Each phase names
+ * its recovery point: what the key's row says, and so what a retry finds, if the server dies in
+ * that phase (docs/idempotency.md).
  *
  * <pre>
  * UNGUARDED ─▶ ADMITTED ─▶ CLAIMED ─▶ EXECUTING ─▶ COMPLETED_UNCOMMITTED ─▶ COMPLETED
@@ -17,8 +17,8 @@ import java.util.Set;
  *                                         └▶ RELEASED, or COMPLETED (a stored rejection)
  * </pre>
  *
- * <p>{@code ROLLED_BACK} may also go on to {@code OUTCOME_UNKNOWN} or {@code CLAIM_LOST}; the
- * table {@link #NEXT} is the whole truth.
+ * <p>{@code ROLLED_BACK} may also go on to {@code OUTCOME_UNKNOWN} or {@code CLAIM_LOST}; the table
+ * {@link #NEXT} is the whole truth.
  */
 enum RequestPhase {
 
@@ -43,8 +43,8 @@ enum RequestPhase {
 
   /**
    * This request owns the key. Recovery point "started": a remote operation's claim row is
-   * committed in processing (a retry gets 409 until its lease runs out, then "outcome unknown");
-   * a local operation's claim lives in its transaction only (a crash leaves nothing).
+   * committed in processing (a retry gets 409 until its lease runs out, then "outcome unknown"); a
+   * local operation's claim lives in its transaction only (a crash leaves nothing).
    */
   CLAIMED,
 

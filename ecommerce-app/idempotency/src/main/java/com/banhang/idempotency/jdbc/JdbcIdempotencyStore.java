@@ -1,6 +1,8 @@
 package com.banhang.idempotency.jdbc;
 
+import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
@@ -9,8 +11,6 @@ import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.IdempotencyStore;
-import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

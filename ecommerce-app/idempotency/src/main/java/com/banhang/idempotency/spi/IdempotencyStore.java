@@ -1,12 +1,12 @@
 package com.banhang.idempotency.spi;
 
+import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
 import com.banhang.idempotency.StoredResponse;
-import com.banhang.idempotency.ClaimedKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

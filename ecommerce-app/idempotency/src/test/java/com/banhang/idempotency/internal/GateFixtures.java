@@ -8,6 +8,7 @@ import com.banhang.idempotency.MapConfig;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.spi.IdempotencyStore;
 import jakarta.enterprise.event.Event;
+import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.Response;
@@ -109,9 +110,18 @@ final class GateFixtures {
     gate.settings = settings;
     gate.problems = problems;
     gate.store = store;
-    gate.state = new IdempotentRequestState();
+    gate.life = new RequestLifecycle();
     gate.events = events;
     return gate;
+  }
+
+  /** An invocation of a method that returns {@code result}, as an interceptor sees it. */
+  static InvocationContext returning(Object result) {
+    return (InvocationContext)
+        Proxy.newProxyInstance(
+            GateFixtures.class.getClassLoader(),
+            new Class<?>[] {InvocationContext.class},
+            (proxy, method, args) -> method.getName().equals("proceed") ? result : null);
   }
 
   /** An {@link Event} that hands every fired event to {@code fired}. */

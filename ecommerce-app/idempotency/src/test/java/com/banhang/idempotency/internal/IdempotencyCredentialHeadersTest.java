@@ -3,7 +3,6 @@ package com.banhang.idempotency.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
@@ -101,12 +100,8 @@ class IdempotencyCredentialHeadersTest {
                 .encryptingBodiesWith(ResponseBodyCipher.NONE),
             GateFixtures.events(events::add));
 
-    IdempotencyKeys records = new IdempotencyKeys();
-    inject(records, "store", gate.store);
-    inject(records, "settings", settings);
     interceptor = new IdempotencyInterceptor();
-    interceptor.records = records;
-    interceptor.events = GateFixtures.events(events::add);
+    interceptor.gate = gate;
   }
 
   @ParameterizedTest
@@ -159,16 +154,15 @@ class IdempotencyCredentialHeadersTest {
    */
   private Exchange exchange(Idempotent policy, Method method, String key) throws Exception {
     Exchange exchange = new Exchange();
-    IdempotentRequestState state = new IdempotentRequestState();
-    gate.state = state;
-    interceptor.state = state;
+    RequestLifecycle state = new RequestLifecycle();
+    gate.life = state;
     FakeRequest fake = new FakeRequest("carol", key, "{\"name\":\"w\"}");
     ContainerRequestContext request = fake.context();
-    gate.beforeMethod(policy, request);
+    gate.admit(policy, request);
     exchange.aborted = fake.aborted;
     if (exchange.aborted == null) {
       // Admitted by the filter: the claim interceptor claims when the method is invoked.
-      exchange.aborted = gate.claimAdmitted();
+      exchange.aborted = gate.claimOnItsOwn();
     }
     if (exchange.aborted != null) {
       return exchange;
@@ -176,7 +170,7 @@ class IdempotencyCredentialHeadersTest {
 
     WidgetResource resource = new WidgetResource();
     Object result =
-        interceptor.completeInTransaction(
+        interceptor.executeInTransaction(
             proxy(
                 InvocationContext.class,
                 (name, args) ->
@@ -216,7 +210,7 @@ class IdempotencyCredentialHeadersTest {
                   case "getMediaType" -> response.getMediaType();
                   default -> null;
                 });
-    gate.afterMethod(request, context);
+    gate.settle(request, context);
     exchange.status = status[0];
     exchange.sentHeaders = sent;
     return exchange;

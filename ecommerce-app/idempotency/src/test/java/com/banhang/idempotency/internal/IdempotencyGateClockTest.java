@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.SkewedDataSource;
+import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
-import com.banhang.idempotency.StoredResponse;
 import jakarta.ws.rs.core.Response;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -47,7 +47,7 @@ class IdempotencyGateClockTest {
     Response answer = send(behind, SideEffects.LOCAL);
 
     assertThat(answer).as("a retry after expiry is a new request").isNull();
-    assertThat(behind.state.claim().attempt()).isEqualTo(2);
+    assertThat(behind.life.claim().attempt()).isEqualTo(2);
   }
 
   @Test
@@ -91,7 +91,7 @@ class IdempotencyGateClockTest {
     assertThat(send(onTime, sideEffects)).isNull();
     assertThat(
             onTime.store.complete(
-                onTime.state.claim(),
+                onTime.life.claim(),
                 new StoredResponse(
                     201, Map.of("Content-Type", "application/json"), "{}".getBytes(UTF_8))))
         .isTrue();
@@ -125,12 +125,12 @@ class IdempotencyGateClockTest {
    */
   private static Response send(IdempotencyGate gate, SideEffects sideEffects) {
     FakeRequest request = new FakeRequest("carol", KEY, BODY);
-    gate.state = new IdempotentRequestState();
-    gate.beforeMethod(GateFixtures.policy("widgets.create", sideEffects), request.context());
+    gate.life = new RequestLifecycle();
+    gate.admit(GateFixtures.policy("widgets.create", sideEffects), request.context());
     if (request.aborted != null) {
       return request.aborted;
     }
     // Admitted by the filter: the claim interceptor claims when the method is invoked.
-    return gate.claimAdmitted();
+    return gate.claimOnItsOwn();
   }
 }

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.IdempotencyEvent;
+import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SharedConnection;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
-import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
-import com.banhang.idempotency.RecordStatus;
+import com.banhang.idempotency.spi.IdempotencyStore;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.Response;
@@ -80,9 +80,9 @@ class IdempotencyGateInTransactionTest {
 
   /** The filter, then the claim as the interceptor makes it inside the transaction. */
   private static Response admitAndClaim(IdempotencyGate gate, String key, String body) {
-    gate.state = new IdempotentRequestState();
+    gate.life = new RequestLifecycle();
     FakeRequest request = new FakeRequest("carol", key, body);
-    gate.beforeMethod(POLICY, request.context());
+    gate.admit(POLICY, request.context());
     assertThat(request.aborted).as("nothing is answered before the claim").isNull();
     assertThat(gate.claimsInTransaction(POLICY)).isTrue();
     return gate.claimInTransaction();
@@ -108,9 +108,9 @@ class IdempotencyGateInTransactionTest {
     IdempotencyGate gate = gate(tx);
 
     assertThat(admitAndClaim(gate, "k1", "{\"a\":1}")).isNull();
-    assertThat(gate.state.claimedInTransaction()).isNotNull();
+    assertThat(gate.life.claimedInTransaction()).isNotNull();
     assertThat(row("k1")).as("not visible before the commit").isNull();
-    gate.completeInTransaction(created("w1"));
+    gate.executeInTransaction(GateFixtures.returning(created("w1")));
     tx.commit();
 
     IdempotencyRecord stored = row("k1");
@@ -119,7 +119,7 @@ class IdempotencyGateInTransactionTest {
     assertThat(stored.response().headers()).containsEntry("Location", "/widgets/w1");
     assertThat(events)
         .extracting(IdempotencyEvent::outcome)
-        .containsExactly(IdempotencyEvent.Outcome.CLAIMED);
+        .containsExactly(IdempotencyEvent.Outcome.CLAIMED, IdempotencyEvent.Outcome.COMPLETED);
   }
 
   @Test
@@ -127,7 +127,7 @@ class IdempotencyGateInTransactionTest {
     Connection first = transaction();
     IdempotencyGate gate = gate(first);
     admitAndClaim(gate, "k1", "{\"a\":1}");
-    gate.completeInTransaction(created("w1"));
+    gate.executeInTransaction(GateFixtures.returning(created("w1")));
     first.commit();
 
     IdempotencyGate retry = gate(transaction());
@@ -138,7 +138,7 @@ class IdempotencyGateInTransactionTest {
     assertThat(replay.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
     assertThat(new String((byte[]) replay.getEntity(), UTF_8)).isEqualTo("{\"id\":\"w1\"}");
     assertThat(reused.getStatus()).isEqualTo(422);
-    assertThat(retry.state.claimedInTransaction()).isNull();
+    assertThat(retry.life.claimedInTransaction()).isNull();
   }
 
   @Test
@@ -147,23 +147,23 @@ class IdempotencyGateInTransactionTest {
     Connection first = transaction();
     IdempotencyGate gate = gate(first);
     admitAndClaim(gate, "k1", "{\"a\":1}");
-    gate.completeInTransaction(created("w1"));
+    gate.executeInTransaction(GateFixtures.returning(created("w1")));
     first.commit();
 
     IdempotencyGate readFirst = gate(transaction());
     readFirst.settings.localClaimReadFirst = true;
-    readFirst.state = new IdempotentRequestState();
+    readFirst.life = new RequestLifecycle();
     FakeRequest retry = new FakeRequest("carol", "k1", "{\"a\":1}");
-    readFirst.beforeMethod(POLICY, retry.context());
-    readFirst.state = new IdempotentRequestState();
+    readFirst.admit(POLICY, retry.context());
+    readFirst.life = new RequestLifecycle();
     FakeRequest fresh = new FakeRequest("carol", "k2", "{\"a\":1}");
-    readFirst.beforeMethod(POLICY, fresh.context());
+    readFirst.admit(POLICY, fresh.context());
 
     assertThat(retry.aborted.getStatus()).as("answered before binding").isEqualTo(201);
     assertThat(retry.aborted.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
     assertThat(fresh.aborted).isNull();
     assertThat(readFirst.claimInTransaction()).isNull();
-    assertThat(readFirst.state.claimedInTransaction()).isNotNull();
+    assertThat(readFirst.life.claimedInTransaction()).isNotNull();
   }
 
   @Test
@@ -179,7 +179,7 @@ class IdempotencyGateInTransactionTest {
           duplicateThread.submit(() -> admitAndClaim(gate(duplicateTx), "k1", "{\"a\":1}"));
       Thread.sleep(300);
       assertThat(duplicate).as("the duplicate waits for the owner").isNotDone();
-      owner.completeInTransaction(created("w1"));
+      owner.executeInTransaction(GateFixtures.returning(created("w1")));
       ownerTx.commit();
 
       Response answer = duplicate.get(10, TimeUnit.SECONDS);
@@ -216,7 +216,7 @@ class IdempotencyGateInTransactionTest {
     Connection first = transaction();
     IdempotencyGate gate = gate(first);
     admitAndClaim(gate, "k1", "{}");
-    gate.completeInTransaction(created("w1"));
+    gate.executeInTransaction(GateFixtures.returning(created("w1")));
     first.commit();
     gate.settings.newKeyLimits(); // one limiter for every gate below
     IdempotencySettings shared = gate.settings;
@@ -242,7 +242,7 @@ class IdempotencyGateInTransactionTest {
     Connection tx = transaction();
     IdempotencyGate gate = gate(tx);
     admitAndClaim(gate, "k1", "{\"a\":1}");
-    gate.state.executionStarted();
+    gate.life.executing();
     // The method threw a business rejection: its transaction, and the claim in it, roll back.
     tx.rollback();
     assertThat(row("k1")).isNull();
@@ -261,7 +261,7 @@ class IdempotencyGateInTransactionTest {
     Connection tx = transaction();
     IdempotencyGate gate = gate(tx);
     admitAndClaim(gate, "k1", "{\"a\":1}");
-    gate.state.executionStarted();
+    gate.life.executing();
     tx.rollback();
     gate.store = JdbcIdempotencyStore.forDataSource(dataSource);
 
@@ -291,6 +291,6 @@ class IdempotencyGateInTransactionTest {
                       }
                       default -> null;
                     });
-    gate.afterMethod(new FakeRequest("carol", "k1", "{}").context(), response);
+    gate.settle(new FakeRequest("carol", "k1", "{}").context(), response);
   }
 }

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.SideEffects;
+import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import com.banhang.idempotency.jdbc.ResponseBodyCipher;
-import com.banhang.idempotency.StoredResponse;
 import jakarta.interceptor.InvocationContext;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -67,7 +67,7 @@ class IdempotencyGateTest {
   private FakeRequest send(IdempotencyGate gate, String user, String key, String body) {
     FakeRequest request = admit(gate, user, key, body);
     if (request.aborted == null) {
-      request.aborted = gate.claimAdmitted();
+      request.aborted = gate.claimOnItsOwn();
     }
     return request;
   }
@@ -78,8 +78,8 @@ class IdempotencyGateTest {
    */
   private FakeRequest admit(IdempotencyGate gate, String user, String key, String body) {
     FakeRequest request = new FakeRequest(user, key, body);
-    gate.state = new IdempotentRequestState();
-    gate.beforeMethod(POLICY, request.context());
+    gate.life = new RequestLifecycle();
+    gate.admit(POLICY, request.context());
     return request;
   }
 
@@ -101,7 +101,7 @@ class IdempotencyGateTest {
                       case "getStatus" -> status;
                       default -> null;
                     });
-    gate.afterMethod(request.context(), response);
+    gate.settle(request.context(), response);
     return headers;
   }
 
@@ -167,7 +167,7 @@ class IdempotencyGateTest {
     for (String key : List.of("k1", "k2")) {
       assertThat(send(gate, "carol", key, "{}").aborted).isNull();
       gate.store.complete(
-          gate.state.claim(),
+          gate.life.claim(),
           new StoredResponse(
               201, Map.of("Content-Type", "application/json"), "{}".getBytes(UTF_8)));
     }
@@ -197,7 +197,7 @@ class IdempotencyGateTest {
     IdempotencyGate plain = gate(ResponseBodyCipher.NONE);
     send(plain, "carol", "k1", "{}");
     plain.store.complete(
-        plain.state.claim(),
+        plain.life.claim(),
         new StoredResponse(
             201, Map.of("Content-Type", "application/json"), "{\"id\":1}".getBytes(UTF_8)));
 
@@ -227,7 +227,7 @@ class IdempotencyGateTest {
     FakeRequest fixed = send(gate, "carol", "k1", "{\"quantity\":2}");
 
     assertThat(fixed.aborted).isNull();
-    assertThat(gate.state.claim()).isNotNull();
+    assertThat(gate.life.claim()).isNotNull();
     assertThat(rows()).isEqualTo(1);
     assertThat(events)
         .extracting(IdempotencyEvent::outcome)
@@ -243,8 +243,7 @@ class IdempotencyGateTest {
     List<String> ran = new ArrayList<>();
 
     admit(gate, "carol", "k1", "{}");
-    interceptor.state = gate.state;
-    IdempotentRequestState first = gate.state;
+    RequestLifecycle first = gate.life;
     Object firstAnswer =
         interceptor.claimBeforeTransaction(
             invocation(
@@ -255,7 +254,6 @@ class IdempotencyGateTest {
                 }));
 
     admit(gate, "carol", "k1", "{}");
-    interceptor.state = gate.state;
     Object duplicate =
         interceptor.claimBeforeTransaction(
             invocation(
@@ -264,8 +262,7 @@ class IdempotencyGateTest {
                   return Response.status(201).build();
                 }));
 
-    gate.state = new IdempotentRequestState();
-    interceptor.state = gate.state;
+    gate.life = new RequestLifecycle();
     Object unkeyed =
         interceptor.claimBeforeTransaction(
             invocation(
@@ -304,7 +301,7 @@ class IdempotencyGateTest {
     // A key that a completed row binds: that row's expiry, also for a body refused before reading
     // it.
     send(gate, "carol", "k3", "{}");
-    gate.store.complete(gate.state.claim(), created());
+    gate.store.complete(gate.life.claim(), created());
     Instant stored = expireIn("k3", Duration.ofHours(1));
     assertThat(assertStatesExpiry(gate, send(gate, "carol", "k3", "{\"a\":[{\"b\":[1]}]}"), 400))
         .isEqualTo(stored);
@@ -314,7 +311,7 @@ class IdempotencyGateTest {
   void reusedKey_422_statesTheStoredRowsExpiry() throws Exception {
     IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
     send(gate, "carol", "k1", "{}");
-    gate.store.complete(gate.state.claim(), created());
+    gate.store.complete(gate.life.claim(), created());
     Instant stored = expireIn("k1", Duration.ofHours(1));
 
     assertThat(assertStatesExpiry(gate, send(gate, "carol", "k1", "{\"other\":1}"), 422))
@@ -339,7 +336,7 @@ class IdempotencyGateTest {
       throws Exception {
     IdempotencyGate plain = gate(ResponseBodyCipher.NONE);
     send(plain, "carol", "k1", "{}");
-    plain.store.complete(plain.state.claim(), created());
+    plain.store.complete(plain.life.claim(), created());
     Instant stored = expireIn("k1", Duration.ofHours(1));
     IdempotencyGate encrypted = gate(ResponseBodyCipher.aesGcm(KEY));
 

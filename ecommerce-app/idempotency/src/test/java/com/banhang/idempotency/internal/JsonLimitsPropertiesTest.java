@@ -98,7 +98,8 @@ class JsonLimitsPropertiesTest {
               } else {
                 assertThatThrownBy(() -> RequestFingerprint.of("op", new TreeMap<>(), body, limits))
                     .isInstanceOfSatisfying(
-                        RejectedRequestException.class, e -> assertThat(e.problem().status()).isEqualTo(413));
+                        RejectedRequestException.class,
+                        e -> assertThat(e.problem().status()).isEqualTo(413));
               }
             });
   }

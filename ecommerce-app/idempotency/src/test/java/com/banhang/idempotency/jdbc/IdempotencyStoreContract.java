@@ -1,24 +1,24 @@
 package com.banhang.idempotency.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
 import com.banhang.idempotency.RecordStatus;
+import com.banhang.idempotency.RecordsOver;
+import com.banhang.idempotency.SharedConnection;
+import com.banhang.idempotency.SkewedDataSource;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.spi.KeyBusyException;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotencyStoreUnavailableException;
-import com.banhang.idempotency.RecordsOver;
-import com.banhang.idempotency.SharedConnection;
-import com.banhang.idempotency.SkewedDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,15 +1,15 @@
 package com.banhang.idempotency.jdbc;
 
-import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.idempotency.StoredResponse;
-import com.banhang.idempotency.spi.ClaimRequest;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.ClaimRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,0 +1,505 @@
+package com.banhang.idempotency.internal;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.banhang.idempotency.ClaimLostException;
+import com.banhang.idempotency.IdempotencyEvent;
+import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.RecordStatus;
+import com.banhang.idempotency.SideEffects;
+import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
+import com.banhang.idempotency.spi.InMemoryIdempotencyStore;
+import jakarta.interceptor.InvocationContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedHashMap;
+import jakarta.ws.rs.core.Response;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every transition of {@link RequestPhase}, driven through the gate as the filter, the two
+ * interceptors and the response filter drive it, over the in-memory store and a fake JTA
+ * transaction: no server, no database, milliseconds per test.
+ */
+class RequestLifecycleTest {
+
+  private final InMemoryIdempotencyStore store = new InMemoryIdempotencyStore();
+  private final FakeTransactions transactions = new FakeTransactions(store);
+  private final Map<String, String> config = new HashMap<>();
+  private final List<IdempotencyEvent> events = new ArrayList<>();
+  private IdempotencySettings settings;
+  private IdempotencyGate gate;
+
+  @BeforeEach
+  void gateInMemory() {
+    config.put("idempotency.local-claim", "in-transaction");
+    settings = GateFixtures.settings(config, List.of("Location"));
+    settings.localClaim = "in-transaction";
+    settings.localClaimReadFirst = true;
+    settings.localClaimLockWait = Duration.ofSeconds(1);
+    gate = GateFixtures.gate(settings, store, GateFixtures.events(events::add));
+  }
+
+  // ---------------------------------------------------------------- the table itself
+
+  @Test
+  void finalPhases_goNowhere() {
+    for (RequestPhase end :
+        EnumSet.of(
+            RequestPhase.ANSWERED,
+            RequestPhase.COMPLETED,
+            RequestPhase.OUTCOME_UNKNOWN,
+            RequestPhase.CLAIM_LOST,
+            RequestPhase.RELEASED)) {
+      for (RequestPhase next : RequestPhase.values()) {
+        assertThat(end.mayMoveTo(next)).as("%s -> %s", end, next).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void aMoveOutOfOrder_throws_andLeavesThePhase() {
+    RequestLifecycle life = new RequestLifecycle();
+
+    assertThatThrownBy(life::executing)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("UNGUARDED to EXECUTING");
+    assertThat(life.phase()).isEqualTo(RequestPhase.UNGUARDED);
+  }
+
+  // ---------------------------------------------------------------- UNGUARDED
+
+  @Test
+  void unguarded_noKeyWhereItIsOptional_runsTheMethodAndWritesNothing() throws Exception {
+    FakeRequest request = new FakeRequest("carol", null, "{}");
+    gate.admit(policy(SideEffects.LOCAL, false), request.context());
+    Object result = invokeInTransaction(() -> created("w1"), true);
+
+    assertThat(request.aborted).isNull();
+    assertThat(((Response) result).getStatus()).isEqualTo(201);
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(store.size()).isZero();
+  }
+
+  @Test
+  void unguarded_toAnswered_refusalsBeforeAnyRead() {
+    Idempotent local = policy(SideEffects.LOCAL, true);
+    assertThat(admit(local, "alice", null, "{}").getStatus()).isEqualTo(400);
+    assertThat(admit(local, "alice", "", "{}").getStatus()).isEqualTo(400);
+    assertThat(admit(local, "alice", "k", "{").getStatus()).isEqualTo(400);
+    assertThat(admit(local, null, "k", "{}").getStatus()).isEqualTo(401);
+    assertThat(events).extracting(IdempotencyEvent::outcome).containsOnly(Outcome.REJECTED);
+    assertThat(store.size()).isZero();
+  }
+
+  @Test
+  void unguarded_toAnswered_aCompletedKeyIsReplayedOrRefused422FromOneRead() throws Exception {
+    Idempotent local = policy(SideEffects.LOCAL, true);
+    runLocal("k1", "{\"a\":1}", () -> created("w1"));
+
+    Response replay = admit(local, "alice", "k1", "{ \"a\" : 1 }");
+    Response reused = admit(local, "alice", "k1", "{\"a\":2}");
+
+    assertThat(replay.getStatus()).isEqualTo(201);
+    assertThat(replay.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
+    assertThat(reused.getStatus()).isEqualTo(422);
+    assertThat(problemType(reused)).endsWith("idempotency-key-reused");
+  }
+
+  @Test
+  void unguarded_toAnswered_storeDownAtTheRead_503() {
+    store.unavailable(true);
+
+    Response answer = admit(policy(SideEffects.LOCAL, true), "alice", "k1", "{}");
+
+    assertThat(answer.getStatus()).isEqualTo(503);
+    assertThat(answer.getHeaderString("Retry-After")).isNotNull();
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ANSWERED);
+  }
+
+  // ---------------------------------------------------------------- ADMITTED
+
+  @Test
+  void admitted_toAnswered_aRunningRemoteKeyIs409() throws Exception {
+    Idempotent remote = policy(SideEffects.REMOTE, true);
+    assertThat(admit(remote, "alice", "k1", "{}")).isNull();
+    assertThat(claimBeforeTransaction()).isNull();
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.CLAIMED);
+
+    gate.life = new RequestLifecycle();
+    assertThat(admit(remote, "alice", "k1", "{}")).isNull();
+    Response duplicate = (Response) claimBeforeTransaction();
+
+    assertThat(duplicate.getStatus()).isEqualTo(409);
+    assertThat(problemType(duplicate)).endsWith("idempotency-key-in-use");
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ANSWERED);
+  }
+
+  @Test
+  void admitted_toAnswered_newKeysOverTheLimit_429() throws Exception {
+    config.put("idempotency.new-keys.tenant.alice", "1/PT1H");
+    settings.config = new com.banhang.idempotency.MapConfig(config);
+    runLocal("k1", "{}", () -> created("w1"));
+
+    gate.life = new RequestLifecycle();
+    admit(policy(SideEffects.LOCAL, true), "alice", "k2", "{}");
+    transactions.begin();
+    Callable<Object> method = () -> created("w2");
+    assertThatThrownBy(() -> gate.executeInTransaction(invocation(method)))
+        .isInstanceOfSatisfying(
+            AnswerWithRollbackException.class,
+            e -> assertThat(e.answer().getStatus()).isEqualTo(429));
+    transactions.rollback();
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(store.find("alice", "widgets.create", "k2")).isEmpty();
+  }
+
+  // ------------------------------------------- CLAIMED, EXECUTING, COMPLETED_UNCOMMITTED,
+  // COMPLETED
+
+  @Test
+  void local_claimedInTheTransaction_completedWithIt_thenReplayed() throws Exception {
+    Response first = runLocal("k1", "{\"a\":1}", () -> created("w1"));
+
+    assertThat(first.getStatus()).isEqualTo(201);
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
+    assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(row.response().headers()).containsEntry("Location", "/widgets/w1");
+    assertThat(events)
+        .extracting(IdempotencyEvent::outcome)
+        .containsExactly(Outcome.CLAIMED, Outcome.COMPLETED);
+  }
+
+  @Test
+  void remote_claimedFirst_completesItselfInItsRecordingTransaction() throws Exception {
+    admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
+    assertThat(claimBeforeTransaction()).isNull();
+    DefaultIdempotentRequest request = new DefaultIdempotentRequest();
+    request.life = gate.life;
+    request.gate = gate;
+    assertThat(request.claim()).isPresent();
+
+    Object answer =
+        gate.executeInTransaction(
+            invocation(
+                () -> {
+                  transactions.begin();
+                  Response stored = request.complete(created("pay-1"));
+                  transactions.commit();
+                  return stored;
+                }));
+
+    assertThat(((Response) answer).getStatus()).isEqualTo(201);
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(request.claim()).isEmpty();
+    assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().completed()).isTrue();
+  }
+
+  // ---------------------------------------------------------------- ROLLED_BACK
+
+  @Test
+  void completedUncommitted_toRolledBack_answered500_andTheKeyIsFreeAgain() throws Exception {
+    admit(policy(SideEffects.LOCAL, true), "alice", "k1", "{}");
+    transactions.begin();
+    gate.executeInTransaction(invocation(() -> created("w1")));
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED_UNCOMMITTED);
+    transactions.rollback(); // a failed commit
+
+    ResponseContext response = new ResponseContext(201);
+    gate.settle(new FakeRequest("alice", "k1", "{}").context(), response.context());
+
+    assertThat(response.status).isEqualTo(500);
+    assertThat(new String((byte[]) response.entity, UTF_8)).contains("operation-rolled-back");
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(store.find("alice", "widgets.create", "k1")).isEmpty();
+  }
+
+  @Test
+  void rolledBack_toOutcomeUnknown_whenARemoteRecordingFailsAfterTheCall() throws Exception {
+    admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
+    claimBeforeTransaction();
+    DefaultIdempotentRequest request = new DefaultIdempotentRequest();
+    request.life = gate.life;
+    request.gate = gate;
+
+    assertThatThrownBy(
+            () ->
+                gate.executeInTransaction(
+                    invocation(
+                        () -> {
+                          transactions.begin();
+                          request.complete(created("pay-1"));
+                          transactions.rollback();
+                          throw new OutcomeUnknownException(
+                              "payment-outcome-unknown", "answered but not recorded", null);
+                        })))
+        .isInstanceOf(OutcomeUnknownException.class);
+    ResponseContext response = new ResponseContext(504);
+    gate.settle(new FakeRequest("alice", "p1", "{}").context(), response.context());
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.OUTCOME_UNKNOWN);
+    IdempotencyRecord row = store.find("alice", "widgets.create", "p1").orElseThrow();
+    assertThat(row.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(row.outcomeUnknown()).isTrue();
+    assertThat(new String(row.response().body(), UTF_8)).contains("payment-outcome-unknown");
+  }
+
+  // ---------------------------------------------------------------- EXECUTING and its ends
+
+  @Test
+  void executing_toOutcomeUnknown_retriesGetTheOperations409() throws Exception {
+    Idempotent remote = policy(SideEffects.REMOTE, true);
+    admit(remote, "alice", "p1", "{}");
+    claimBeforeTransaction();
+    assertThatThrownBy(
+            () ->
+                gate.executeInTransaction(
+                    invocation(
+                        () -> {
+                          throw new OutcomeUnknownException(
+                              "payment-outcome-unknown", "the gateway timed out", null);
+                        })))
+        .isInstanceOf(OutcomeUnknownException.class);
+    gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(504).context());
+
+    gate.life = new RequestLifecycle();
+    admit(remote, "alice", "p1", "{}");
+    Response retry = (Response) claimBeforeTransaction();
+
+    assertThat(retry.getStatus()).isEqualTo(409);
+    assertThat(problemType(retry)).endsWith("payment-outcome-unknown");
+    assertThat(retry.getHeaderString("Retry-After")).isNotNull();
+  }
+
+  @Test
+  void executing_toClaimLost_whenATakeoverFencedTheCompletionOut() throws Exception {
+    Idempotent local = policy(SideEffects.LOCAL, true);
+    settings.localClaim = "before-transaction";
+    admit(local, "alice", "k1", "{}");
+    assertThat(claimBeforeTransaction()).isNull();
+    RequestLifecycle slow = gate.life;
+
+    store.advance(Duration.ofMinutes(1)); // the slow worker's 30 s lease runs out
+    gate.life = new RequestLifecycle();
+    admit(local, "alice", "k1", "{}");
+    assertThat(claimBeforeTransaction()).as("the retry takes the key over").isNull();
+    assertThat(gate.life.claim().attempt()).isEqualTo(2);
+
+    gate.life = slow;
+    assertThatThrownBy(() -> gate.executeInTransaction(invocation(() -> created("w1"))))
+        .isInstanceOf(ClaimLostException.class);
+    assertThat(slow.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+  }
+
+  @Test
+  void executing_toReleased_aFailureWithoutEffect_freesTheKeyForAnotherAttempt() throws Exception {
+    Idempotent local = policy(SideEffects.LOCAL, true);
+    settings.localClaim = "before-transaction";
+    admit(local, "alice", "k1", "{}");
+    claimBeforeTransaction();
+    assertThatThrownBy(
+            () ->
+                gate.executeInTransaction(
+                    invocation(
+                        () -> {
+                          throw new IllegalStateException("database failed");
+                        })))
+        .isInstanceOf(IllegalStateException.class);
+    gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(500).context());
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
+    gate.life = new RequestLifecycle();
+    admit(local, "alice", "k1", "{}");
+    assertThat(claimBeforeTransaction()).isNull();
+    assertThat(gate.life.claim().attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void executing_toCompleted_aBusinessRejectionIsStoredAndReplayed() throws Exception {
+    Idempotent local = policy(SideEffects.LOCAL, true);
+    settings.localClaim = "before-transaction";
+    admit(local, "alice", "k1", "{}");
+    claimBeforeTransaction();
+    assertThatThrownBy(
+            () ->
+                gate.executeInTransaction(
+                    invocation(
+                        () -> {
+                          throw new IllegalArgumentException("out of stock");
+                        })))
+        .isInstanceOf(IllegalArgumentException.class);
+    gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    gate.life = new RequestLifecycle();
+    Response replay = admit(local, "alice", "k1", "{}");
+    assertThat(replay.getStatus()).isEqualTo(409);
+    assertThat(replay.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
+  }
+
+  @Test
+  void claimed_toReleased_whenTheMethodNeverStarted() throws Exception {
+    admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
+    claimBeforeTransaction(); // then @Transactional could not begin: the method never ran
+    gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().status())
+        .isEqualTo(RecordStatus.RELEASED);
+  }
+
+  @Test
+  void remote_aCrashedOwnerWhoseLeaseRanOut_isAnUnknownOutcomeNotARunningRequest() {
+    Idempotent remote = policy(SideEffects.REMOTE, true);
+    admit(remote, "alice", "p1", "{}");
+    assertThat(gate.claimOnItsOwn()).isNull(); // then the server died
+    store.advance(Duration.ofMinutes(1));
+
+    gate.life = new RequestLifecycle();
+    admit(remote, "alice", "p1", "{}");
+    Response retry = gate.claimOnItsOwn();
+
+    assertThat(retry.getStatus()).isEqualTo(409);
+    assertThat(problemType(retry)).endsWith("payment-outcome-unknown");
+  }
+
+  // ---------------------------------------------------------------- drivers
+
+  /** The request filter: null when admitted, else its answer. */
+  private Response admit(Idempotent policy, String user, String key, String body) {
+    gate.life = gate.life.phase() == RequestPhase.UNGUARDED ? gate.life : new RequestLifecycle();
+    gate.life.transactions = transactions;
+    FakeRequest request = new FakeRequest(user, key, body);
+    gate.admit(policy, request.context());
+    return request.aborted;
+  }
+
+  /** The first interceptor, before any transaction; null when the method would run. */
+  private Object claimBeforeTransaction() throws Exception {
+    return gate.claimBeforeTransaction(invocation(() -> null));
+  }
+
+  /** A local request from filter to commit, its method returning {@code result}. */
+  private Response runLocal(String key, String body, Callable<Object> result) throws Exception {
+    gate.life = new RequestLifecycle();
+    assertThat(admit(policy(SideEffects.LOCAL, true), "alice", key, body)).isNull();
+    return (Response) invokeInTransaction(result, true);
+  }
+
+  /** The second interceptor inside a transaction that commits when {@code commit}. */
+  private Object invokeInTransaction(Callable<Object> method, boolean commit) throws Exception {
+    transactions.begin();
+    Object result = gate.executeInTransaction(invocation(method));
+    if (commit) {
+      transactions.commit();
+    } else {
+      transactions.rollback();
+    }
+    return result;
+  }
+
+  private static InvocationContext invocation(Callable<Object> method) {
+    return (InvocationContext)
+        Proxy.newProxyInstance(
+            RequestLifecycleTest.class.getClassLoader(),
+            new Class<?>[] {InvocationContext.class},
+            (proxy, m, args) -> m.getName().equals("proceed") ? method.call() : null);
+  }
+
+  private static Response created(String id) {
+    return Response.status(201)
+        .header("Location", "/widgets/" + id)
+        .type(MediaType.APPLICATION_JSON_TYPE)
+        .entity(("{\"id\":\"" + id + "\"}").getBytes(UTF_8))
+        .build();
+  }
+
+  private static String problemType(Response response) {
+    return new String((byte[]) response.getEntity(), UTF_8)
+        .replaceAll(".*\"type\":\"([^\"]*)\".*", "$1");
+  }
+
+  private static Idempotent policy(SideEffects sideEffects, boolean keyRequired) {
+    return new Idempotent() {
+      @Override
+      public Class<? extends Annotation> annotationType() {
+        return Idempotent.class;
+      }
+
+      @Override
+      public String operation() {
+        return "widgets.create";
+      }
+
+      @Override
+      public String ttl() {
+        return "PT24H";
+      }
+
+      @Override
+      public boolean keyRequired() {
+        return keyRequired;
+      }
+
+      @Override
+      public SideEffects sideEffects() {
+        return sideEffects;
+      }
+
+      @Override
+      public String outcomeUnknownProblem() {
+        return "payment-outcome-unknown";
+      }
+    };
+  }
+
+  /** A response on its way out, as the response filter sees it. */
+  private static final class ResponseContext {
+    int status;
+    Object entity = "{\"type\":\"rejected\"}".getBytes(UTF_8);
+    final MultivaluedHashMap<String, Object> headers = new MultivaluedHashMap<>();
+
+    ResponseContext(int status) {
+      this.status = status;
+    }
+
+    ContainerResponseContext context() {
+      return (ContainerResponseContext)
+          Proxy.newProxyInstance(
+              RequestLifecycleTest.class.getClassLoader(),
+              new Class<?>[] {ContainerResponseContext.class},
+              (p, m, a) ->
+                  switch (m.getName()) {
+                    case "getHeaders" -> headers;
+                    case "getStatus" -> status;
+                    case "setStatus" -> {
+                      status = (Integer) a[0];
+                      yield null;
+                    }
+                    case "getEntity" -> entity;
+                    case "setEntity" -> {
+                      entity = a[0];
+                      yield null;
+                    }
+                    default -> null;
+                  });
+    }
+  }
+}
