@@ -7,7 +7,7 @@ import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.Idempotent;
-import com.banhang.idempotency.internal.IdempotentRequestState;
+import com.banhang.idempotency.internal.RequestLifecycle;
 import com.banhang.idempotency.internal.InContainerAccess;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.ClaimResult;
@@ -110,7 +110,7 @@ class IdempotencyInContainerIT {
   // In-container: enriched by CDI inside the server.
   @Inject IdempotencyKeys records;
   @Inject IdempotencyStore store;
-  @Inject IdempotentRequestState requestState;
+  @Inject RequestLifecycle requestState;
   @Inject WidgetResource widgetResource;
   @Inject Widgets widgets;
   @Inject FailureSwitch failures;
