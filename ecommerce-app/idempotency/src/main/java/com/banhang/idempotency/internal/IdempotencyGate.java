@@ -23,20 +23,10 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -82,10 +72,6 @@ public class IdempotencyGate {
   private static final Logger LOG = Logger.getLogger(IdempotencyGate.class.getName());
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
-  /** IMF-fixdate (RFC 9110, section 5.6.7), the only date format an HTTP sender may produce. */
-  private static final DateTimeFormatter HTTP_DATE =
-      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
-
   @Inject IdempotencySettings settings;
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
@@ -103,7 +89,7 @@ public class IdempotencyGate {
     Duration ttl = settings.ttl(operation, policy.ttl());
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
     boolean keyPresented = keyValues != null && !keyValues.isEmpty();
-    String tenant = tenant(request);
+    String tenant = IncomingRequest.tenant(request);
     if (tenant == null) {
       tenant = settings.unauthenticatedTenant().orElse(null);
     }
@@ -145,7 +131,10 @@ public class IdempotencyGate {
     try {
       fingerprint =
           RequestFingerprint.of(
-              operation, pathParameters(request), body(request), settings.bodyLimits());
+              operation,
+              IncomingRequest.pathParameters(request),
+              IncomingRequest.body(request, settings.maxBodyBytes()),
+              settings.bodyLimits());
     } catch (RejectedRequestException e) {
       // The key was parsed, so the answer states its expiry.
       life.keyPresented(operation, expiryWithoutAClaim(tenant, operation, key, ttl));
@@ -236,7 +225,8 @@ public class IdempotencyGate {
             settings.newKeyLimits().tryAcquire(claimRequest.tenant(), operation);
         if (!decision.allowed()) {
           events.fire(new IdempotencyEvent(operation, Outcome.RATE_LIMITED, since(claimStarted)));
-          return answered(tooManyNewKeys(operation, decision.retryAfter(), life.expiresAt()));
+          return answered(
+              problems.tooManyNewKeys(operation, decision.retryAfter(), life.expiresAt()));
         }
       }
       result = store.claim(claimRequest);
@@ -345,7 +335,7 @@ public class IdempotencyGate {
       if (!decision.allowed()) {
         events.fire(new IdempotencyEvent(operation, Outcome.RATE_LIMITED, claimTime));
         throw answeredWithRollback(
-            tooManyNewKeys(operation, decision.retryAfter(), record.expiresAt()));
+            problems.tooManyNewKeys(operation, decision.retryAfter(), record.expiresAt()));
       }
     }
     life.claimedInTransaction(record);
@@ -471,7 +461,7 @@ public class IdempotencyGate {
               admitted.tenant(), admitted.operation(), admitted.key(), admitted.ttl()));
     }
     if (life.expiresAt() != null) {
-      response.getHeaders().putSingle(EXPIRES_HEADER, httpDate(life.expiresAt()));
+      response.getHeaders().putSingle(EXPIRES_HEADER, IncomingRequest.httpDate(life.expiresAt()));
     }
     if (phase == RequestPhase.ADMITTED && response.getStatus() < 400) {
       // Admitted, then the method succeeded without the interceptors: the resource is not a CDI
@@ -620,22 +610,6 @@ public class IdempotencyGate {
         life.expiresAt());
   }
 
-  /** 429: this tenant used up its new keys of the operation on this server for now. */
-  private Response tooManyNewKeys(String operation, Duration retryAfter, Instant expiresAt) {
-    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
-    return Response.fromResponse(
-            problems.response(
-                IdempotencyProblem.TOO_MANY_NEW_KEYS,
-                "too many new Idempotency-Keys for this operation; retries of keys already used"
-                    + " are still answered; send new keys again after "
-                    + seconds
-                    + " s",
-                operation,
-                expiresAt))
-        .header("Retry-After", seconds)
-        .build();
-  }
-
   /**
    * The expiry a claim of this key made now would get (the claim itself takes the store's clock, so
    * this is approximate): what a response states for a key that no row binds.
@@ -677,62 +651,5 @@ public class IdempotencyGate {
       builder.type(context.getMediaType());
     }
     return builder.build();
-  }
-
-  private byte[] body(ContainerRequestContext request) throws RejectedRequestException {
-    int limit = settings.maxBodyBytes();
-    if (request.getLength() > limit) {
-      throw tooLarge(limit);
-    }
-    InputStream in = request.getEntityStream();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    try {
-      int n;
-      while ((n = in.read(buffer)) != -1) {
-        out.write(buffer, 0, n);
-        if (out.size() > limit) {
-          throw tooLarge(limit);
-        }
-      }
-    } catch (IOException e) {
-      throw new RejectedRequestException(
-          IdempotencyProblem.MALFORMED_BODY, "the body could not be read");
-    }
-    byte[] body = out.toByteArray();
-    // The method reads the same bytes that were fingerprinted.
-    request.setEntityStream(new ByteArrayInputStream(body));
-    return body;
-  }
-
-  private static RejectedRequestException tooLarge(int limit) {
-    return new RejectedRequestException(
-        IdempotencyProblem.BODY_TOO_LARGE, "the body exceeds " + limit + " bytes");
-  }
-
-  private static SortedMap<String, String> pathParameters(ContainerRequestContext request) {
-    SortedMap<String, String> parameters = new TreeMap<>();
-    request
-        .getUriInfo()
-        .getPathParameters()
-        .forEach((name, values) -> parameters.put(name, String.join("/", values)));
-    return parameters;
-  }
-
-  /**
-   * The tenant is whoever authenticated, never something the client writes in the request; null
-   * when nobody did (no principal, or one without a name).
-   */
-  static String tenant(ContainerRequestContext request) {
-    Principal principal =
-        request.getSecurityContext() == null
-            ? null
-            : request.getSecurityContext().getUserPrincipal();
-    String name = principal == null ? null : principal.getName();
-    return name == null || name.isBlank() ? null : name;
-  }
-
-  private static String httpDate(Instant instant) {
-    return HTTP_DATE.format(instant.atOffset(ZoneOffset.UTC));
   }
 }

@@ -4,6 +4,7 @@ import com.banhang.idempotency.ProblemDetails;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -45,6 +46,22 @@ public class IdempotencyProblems {
   Response storeUnavailable(String detail, String operation, Instant expiresAt) {
     return withRetryAfter(
         response(IdempotencyProblem.STORE_UNAVAILABLE, detail, operation, expiresAt));
+  }
+
+  /** 429: this tenant used up its new keys of the operation on this server for now. */
+  Response tooManyNewKeys(String operation, Duration retryAfter, Instant expiresAt) {
+    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    return Response.fromResponse(
+            response(
+                IdempotencyProblem.TOO_MANY_NEW_KEYS,
+                "too many new Idempotency-Keys for this operation; retries of keys already used"
+                    + " are still answered; send new keys again after "
+                    + seconds
+                    + " s",
+                operation,
+                expiresAt))
+        .header("Retry-After", seconds)
+        .build();
   }
 
   /**
