@@ -88,16 +88,14 @@ public class ChargeService {
     Optional<Charge> existing = findLive(idempotencyKey, !decision.loseRequest());
     if (existing.isPresent()) {
       // The processor answers from its idempotency cache: latency, and other faults only if asked
-      // for.
-      // A lost request never applies here: the fault is only for a key without a charge.
+      // for. A lost request never applies here: the fault is only for a key without a charge.
       pause.pause(decision.latencyMs());
       return replayOrRefuse(existing.get(), requestHash, decision);
     }
     if (decision.loseRequest()) {
       // The processor never sees the request, so it can neither fail (errorBeforeCharge) nor
-      // charge. The
-      // client waits the latency and then gets what a lost response gets: it cannot tell the two
-      // apart.
+      // charge. The client waits the latency and then gets what a lost response gets: it cannot
+      // tell the two apart.
       pause.pause(decision.latencyMs());
       return new ChargeOutcome.RequestLost(
           newCharge(idempotencyKey, request, requestHash), decision.dropMode());
@@ -192,14 +190,12 @@ public class ChargeService {
   private ChargeOutcome outcomeOfLostInsert(
       String idempotencyKey, String requestHash, FaultDecision decision) {
     // With auto-commit the winner's row is normally visible at once; the retries cover a database
-    // that
-    // reports the conflict before the winner's commit is visible to a new statement.
+    // that reports the conflict before the winner's commit is visible to a new statement.
     for (int attempt = 1; attempt <= WINNER_READ_ATTEMPTS; attempt++) {
       Optional<Charge> winner = repository.findByKey(idempotencyKey);
       if (winner.isPresent()) {
         // A replay of the winner's charge; errorBeforeCharge and loseRequest are false here, or
-        // this
-        // call would not have tried the insert.
+        // this call would not have tried the insert.
         return replayOrRefuse(winner.get(), requestHash, decision);
       }
       if (attempt < WINNER_READ_ATTEMPTS) {
