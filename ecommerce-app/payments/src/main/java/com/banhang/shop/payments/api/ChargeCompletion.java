@@ -3,9 +3,9 @@ package com.banhang.shop.payments.api;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
-import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.application.SettledPaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,6 +31,7 @@ import jakarta.ws.rs.core.Response;
 public class ChargeCompletion {
 
   @Inject PaymentService payments;
+  @Inject SettledPaymentResponses responses;
   @Inject IdempotentRequest currentRequest;
   @Inject IdempotencyKeys records;
 
@@ -42,7 +43,7 @@ public class ChargeCompletion {
   public Response completeRequest(String paymentId, GatewayCharge charge) {
     Payment payment = payments.recordCharge(paymentId, charge);
     entityManager.flush();
-    return currentRequest.complete(PaymentResponses.forSettled(payment));
+    return currentRequest.complete(responses.forSettled(payment));
   }
 
   /**
@@ -52,7 +53,7 @@ public class ChargeCompletion {
    */
   @Transactional
   public Response completeSettled(Payment payment) {
-    return currentRequest.complete(PaymentResponses.forSettled(payment));
+    return currentRequest.complete(responses.forSettled(payment));
   }
 
   /** From reconciliation, for a claim whose request is gone; fenced by the claim's attempt. */
@@ -60,7 +61,7 @@ public class ChargeCompletion {
   public Payment completeClaim(ClaimedKey claim, String paymentId, GatewayCharge charge) {
     Payment payment = payments.recordCharge(paymentId, charge);
     entityManager.flush();
-    records.complete(claim, PaymentResponses.forSettled(payment));
+    records.complete(claim, responses.forSettled(payment));
     return payment;
   }
 }

@@ -6,11 +6,11 @@ import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
-import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
 import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.application.SettledPaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -76,6 +76,7 @@ public class Reconciliation {
 
   @Inject IdempotencyKeys records;
   @Inject PaymentService payments;
+  @Inject SettledPaymentResponses responses;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;
   @Inject Event<ReconciliationChecked> checks;
@@ -267,7 +268,7 @@ public class Reconciliation {
 
   /** The payment was recorded but its key was not completed (settled by another path). */
   private Check completeSettled(ClaimedKey claim, Payment payment) {
-    records.complete(claim, PaymentResponses.forSettled(payment));
+    records.complete(claim, responses.forSettled(payment));
     return settledCheck(payment);
   }
 

@@ -11,6 +11,7 @@ import static org.mockito.Mockito.when;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
@@ -58,6 +59,7 @@ class ChargeCompletionTest {
   @BeforeEach
   void wire() {
     completion.payments = payments;
+    completion.responses = new PaymentResponses();
     completion.currentRequest = currentRequest;
     completion.records = records;
     completion.entityManager = entityManager;

@@ -21,6 +21,7 @@ import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.application.GatewayChargeDetails;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
@@ -58,6 +59,7 @@ class ReconciliationTest {
   void wire() {
     reconciliation.records = records;
     reconciliation.payments = payments;
+    reconciliation.responses = new PaymentResponses();
     reconciliation.gateway = gateway;
     reconciliation.completion = completion;
     reconciliation.checks = checks;
