@@ -6,7 +6,7 @@ import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.SideEffects;
-import com.banhang.shop.payments.api.ChargeCompletion;
+import com.banhang.shop.payments.application.ChargeCompletion;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayRefusedException;

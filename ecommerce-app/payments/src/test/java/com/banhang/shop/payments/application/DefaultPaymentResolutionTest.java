@@ -1,10 +1,11 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
-import static com.banhang.shop.payments.api.Fixtures.AMOUNT;
-import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
-import static com.banhang.shop.payments.api.Fixtures.KEY;
-import static com.banhang.shop.payments.api.Fixtures.ORDER;
-import static com.banhang.shop.payments.api.Fixtures.TENANT;
+import com.banhang.shop.payments.api.Resolution;
+import static com.banhang.shop.payments.application.Fixtures.AMOUNT;
+import static com.banhang.shop.payments.application.Fixtures.GATEWAY_KEY;
+import static com.banhang.shop.payments.application.Fixtures.KEY;
+import static com.banhang.shop.payments.application.Fixtures.ORDER;
+import static com.banhang.shop.payments.application.Fixtures.TENANT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -19,11 +20,6 @@ import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Resolution.Result;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayUnavailableException;
-import com.banhang.shop.payments.application.PaymentGateway;
-import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
 import java.time.Duration;
@@ -38,7 +34,7 @@ import org.mockito.junit.jupiter.MockitoExtension;
 
 /** The operator's decisions on a payments.charge key, against mocked stores and gateway. */
 @ExtendWith(MockitoExtension.class)
-class PaymentResolutionTest {
+class DefaultPaymentResolutionTest {
 
   private static final String CHARGE = "ch_3kT9qLwV0bYxZ2aP7mNcR1sD";
 
@@ -47,7 +43,7 @@ class PaymentResolutionTest {
   @Mock PaymentGateway gateway;
   @Mock ChargeCompletion completion;
 
-  private final PaymentResolution resolution = new PaymentResolution();
+  private final DefaultPaymentResolution resolution = new DefaultPaymentResolution();
   private final IdempotencyRecord key = Fixtures.processing(Duration.ofHours(30));
   private final ClaimedKey claim = key.claimedKey();
   private Payment payment;
@@ -62,7 +58,7 @@ class PaymentResolutionTest {
   }
 
   private void keyWithAttempt(Payment attempt) {
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+    when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
     when(payments.attemptOf(claim)).thenReturn(Optional.ofNullable(attempt));
   }
 
@@ -219,7 +215,7 @@ class PaymentResolutionTest {
 
     @Test
     void aKeyThatIsNoLongerProcessingIsRefused() {
-      when(records.find(TENANT, Reconciliation.OPERATION, KEY))
+      when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY))
           .thenReturn(
               Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
@@ -335,7 +331,7 @@ class PaymentResolutionTest {
 
     @Test
     void anUnknownKeyIsRefused() {
-      when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
+      when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 

@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
@@ -12,8 +12,6 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.persistence.EntityManager;
 import jakarta.ws.rs.core.Response;
@@ -85,7 +83,7 @@ class ChargeCompletionTest {
 
   @Test
   void reconciliationAndOperatorsFlushThePaymentAndTheOrderBeforeTheyCompleteTheKey() {
-    ClaimedKey claim = new ClaimedKey(Fixtures.TENANT, Reconciliation.OPERATION, Fixtures.KEY, 2);
+    ClaimedKey claim = new ClaimedKey(Fixtures.TENANT, DefaultReconciliation.OPERATION, Fixtures.KEY, 2);
     GatewayCharge charge = new GatewayCharge("ch_1", true);
     when(payments.recordCharge(payment.id(), charge)).thenReturn(payment);
 

@@ -1,10 +1,12 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
-import static com.banhang.shop.payments.api.Fixtures.AMOUNT;
-import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
-import static com.banhang.shop.payments.api.Fixtures.KEY;
-import static com.banhang.shop.payments.api.Fixtures.ORDER;
-import static com.banhang.shop.payments.api.Fixtures.TENANT;
+import com.banhang.shop.payments.api.ReconciliationChecked;
+import com.banhang.shop.payments.api.ReconciliationReport;
+import static com.banhang.shop.payments.application.Fixtures.AMOUNT;
+import static com.banhang.shop.payments.application.Fixtures.GATEWAY_KEY;
+import static com.banhang.shop.payments.application.Fixtures.KEY;
+import static com.banhang.shop.payments.application.Fixtures.ORDER;
+import static com.banhang.shop.payments.application.Fixtures.TENANT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
@@ -22,10 +24,6 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.rest.PaymentResponses;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayUnavailableException;
-import com.banhang.shop.payments.application.PaymentGateway;
-import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
@@ -41,7 +39,7 @@ import org.mockito.junit.jupiter.MockitoExtension;
 
 /** Which keys a run takes, and what it records and fires per key, against mocked collaborators. */
 @ExtendWith(MockitoExtension.class)
-class ReconciliationTest {
+class DefaultReconciliationTest {
 
   private static final Duration MIN_AGE = Duration.ofMinutes(2);
   private static final int BATCH = 7;
@@ -52,7 +50,7 @@ class ReconciliationTest {
   @Mock ChargeCompletion completion;
   @Mock Event<ReconciliationChecked> checks;
 
-  private final Reconciliation reconciliation = new Reconciliation();
+  private final DefaultReconciliation reconciliation = new DefaultReconciliation();
   private Payment payment;
 
   @BeforeEach
@@ -70,7 +68,7 @@ class ReconciliationTest {
   }
 
   private void runFinds(IdempotencyRecord... keys) {
-    when(records.findProcessing(Reconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
+    when(records.findProcessing(DefaultReconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
         .thenReturn(List.of(keys));
   }
 
@@ -82,7 +80,7 @@ class ReconciliationTest {
 
     assertThat(report.examined()).isZero();
     verify(records)
-        .findProcessing(Reconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
+        .findProcessing(DefaultReconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
     verify(records, never()).findProcessing(anyString(), any(), anyInt());
     verifyNoInteractions(checks);
   }
@@ -273,7 +271,7 @@ class ReconciliationTest {
   void oneKeyOnRequestIsExaminedWhateverItsAgeAndLastCheck() {
     IdempotencyRecord parked =
         Fixtures.record(RecordStatus.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(parked));
+    when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(parked));
     when(payments.attemptOf(parked.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("timeout", null));
@@ -290,7 +288,7 @@ class ReconciliationTest {
   void oneKeyOnRequestWhoseLeaseRunsIsStillRunning() {
     IdempotencyRecord young =
         Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(25), null);
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(young));
+    when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(young));
 
     Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
 
@@ -301,13 +299,13 @@ class ReconciliationTest {
 
   @Test
   void oneKeyOnRequestThatIsNotProcessingChangesNothing() {
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY))
+    when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY))
         .thenReturn(
             Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
     assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NOT_PROCESSING);
 
-    when(records.find(TENANT, Reconciliation.OPERATION, "other")).thenReturn(Optional.empty());
+    when(records.find(TENANT, DefaultReconciliation.OPERATION, "other")).thenReturn(Optional.empty());
     assertThat(reconciliation.reconcileKey(TENANT, "other")).isEqualTo(Outcome.NOT_PROCESSING);
 
     verify(records, never()).recordCheck(any(), anyString(), any());
@@ -325,7 +323,7 @@ class ReconciliationTest {
             new GatewayChargeDetails("ch_3", true, AMOUNT, "VND", "order-2", GATEWAY_KEY));
     for (GatewayChargeDetails charge : forged) {
       IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
-      when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+      when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
       when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
       when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
 

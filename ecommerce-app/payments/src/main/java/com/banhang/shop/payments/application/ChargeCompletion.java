@@ -1,11 +1,8 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.PaymentService;
-import com.banhang.shop.payments.application.SettledPaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
