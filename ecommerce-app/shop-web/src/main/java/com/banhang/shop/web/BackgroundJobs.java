@@ -51,7 +51,7 @@ public class BackgroundJobs {
   private final List<ScheduledFuture<?>> runs = new ArrayList<>();
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    every(reconciliationInterval, "reconciliation", reconciliation::reconcile);
+    every(reconciliationInterval, "reconciliation", reconciliation::reconcileDueKeys);
     every(lateChargesInterval, "late-charge sweep", lateCharges::sweep);
     every(retentionInterval, "retention", retention::purgeOnce);
   }

@@ -12,10 +12,10 @@ import java.time.Duration;
 public interface Reconciliation {
 
   /** One run over the keys older than the configured minimum age (what the schedule runs). */
-  ReconciliationReport reconcile();
+  ReconciliationReport reconcileDueKeys();
 
   /** One run over the oldest keys claimed more than {@code minimumAge} ago, except parked ones. */
-  ReconciliationReport reconcile(Duration minimumAge);
+  ReconciliationReport reconcileKeysOlderThan(Duration minimumAge);
 
   /**
    * Examines one payments.charge key now, whatever its age and its last check (an operator's

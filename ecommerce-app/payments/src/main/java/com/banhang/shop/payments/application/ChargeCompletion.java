@@ -49,7 +49,7 @@ public class ChargeCompletion {
    * business write.
    */
   @Transactional
-  public Response completeSettled(Payment payment) {
+  public Response completeRequestWithEarlierCapture(Payment payment) {
     return currentRequest.complete(responses.forSettled(payment));
   }
 

@@ -104,13 +104,13 @@ public class DefaultReconciliation implements Reconciliation {
 
   /** One run over the keys older than the configured minimum age (what the schedule runs). */
   @Override
-  public ReconciliationReport reconcile() {
-    return reconcile(defaultMinimumAge);
+  public ReconciliationReport reconcileDueKeys() {
+    return reconcileKeysOlderThan(defaultMinimumAge);
   }
 
   /** One run over the oldest keys claimed more than {@code minimumAge} ago, except parked ones. */
   @Override
-  public ReconciliationReport reconcile(Duration minimumAge) {
+  public ReconciliationReport reconcileKeysOlderThan(Duration minimumAge) {
     List<Outcome> outcomes = new ArrayList<>();
     for (IdempotencyRecord record :
         records.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
@@ -169,7 +169,7 @@ public class DefaultReconciliation implements Reconciliation {
   }
 
   private Outcome examine(IdempotencyRecord record) {
-    Check check = stillLeased(record) ? stillRunning(record) : reconcileSafely(record);
+    Check check = stillLeased(record) ? stillRunning(record) : settleSafely(record);
     if (LEAVE_PROCESSING.contains(check.outcome())) {
       recordCheck(record.claimedKey(), check);
     }
@@ -195,9 +195,9 @@ public class DefaultReconciliation implements Reconciliation {
             + "; left alone until then");
   }
 
-  private Check reconcileSafely(IdempotencyRecord record) {
+  private Check settleSafely(IdempotencyRecord record) {
     try {
-      return reconcile(record.claimedKey(), record.age());
+      return settle(record.claimedKey(), record.age());
     } catch (ClaimLostException | PersistenceException e) {
       return new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     } catch (RuntimeException e) {
@@ -206,7 +206,7 @@ public class DefaultReconciliation implements Reconciliation {
     }
   }
 
-  private Check reconcile(ClaimedKey claim, Duration claimedAgo) {
+  private Check settle(ClaimedKey claim, Duration claimedAgo) {
     Optional<Payment> attempt = payments.attemptOf(claim);
     if (attempt.isEmpty()) {
       // The attempt commits before the gateway call: without one, nothing was ever sent.
@@ -214,7 +214,7 @@ public class DefaultReconciliation implements Reconciliation {
     }
     Payment payment = attempt.get();
     return switch (payment.status()) {
-      case CAPTURED, DECLINED -> completeSettled(claim, payment);
+      case CAPTURED, DECLINED -> completeWithRecordedPayment(claim, payment);
       case ABANDONED -> release(claim);
       case PENDING -> askGateway(claim, payment, claimedAgo);
     };
@@ -268,7 +268,7 @@ public class DefaultReconciliation implements Reconciliation {
   }
 
   /** The payment was recorded but its key was not completed (settled by another path). */
-  private Check completeSettled(ClaimedKey claim, Payment payment) {
+  private Check completeWithRecordedPayment(ClaimedKey claim, Payment payment) {
     records.complete(claim, responses.forSettled(payment));
     return settledCheck(payment);
   }

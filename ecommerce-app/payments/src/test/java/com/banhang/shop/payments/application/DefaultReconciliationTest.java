@@ -76,7 +76,7 @@ class DefaultReconciliationTest {
   void aRunSkipsKeysParkedForAnOperator() {
     runFinds();
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.examined()).isZero();
     verify(records)
@@ -95,7 +95,7 @@ class DefaultReconciliationTest {
     // A stale attempt: the row moved on; the run must not care.
     when(records.recordCheck(eq(claim), eq("NEEDS_OPERATOR"), anyString())).thenReturn(false);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
     verify(records).recordCheck(eq(claim), eq("NEEDS_OPERATOR"), contains(GATEWAY_KEY));
@@ -112,7 +112,7 @@ class DefaultReconciliationTest {
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("connection refused", null));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.GATEWAY_UNREACHABLE, 1);
     verify(records)
@@ -127,7 +127,7 @@ class DefaultReconciliationTest {
         Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(20), null);
     runFinds(key);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
     verify(records).recordCheck(eq(key.claimedKey()), eq("STILL_RUNNING"), anyString());
@@ -148,7 +148,7 @@ class DefaultReconciliationTest {
         Fixtures.processingSeenAt(
             databaseNow, Duration.ofSeconds(10), Duration.ofSeconds(20), false));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
     verifyNoInteractions(payments, gateway, completion);
@@ -164,7 +164,7 @@ class DefaultReconciliationTest {
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
     when(records.release(key.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
   }
@@ -180,7 +180,7 @@ class DefaultReconciliationTest {
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
     when(records.release(key.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
     verify(payments).abandon(payment.id());
@@ -196,7 +196,7 @@ class DefaultReconciliationTest {
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
     verify(payments, never()).abandon(anyString());
@@ -209,7 +209,7 @@ class DefaultReconciliationTest {
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenThrow(new IllegalStateException("boom"));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.FAILED, 1);
     verify(records).recordCheck(eq(key.claimedKey()), eq("FAILED"), contains("boom"));
@@ -231,7 +231,7 @@ class DefaultReconciliationTest {
               return payment;
             });
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.CAPTURED));
@@ -245,7 +245,7 @@ class DefaultReconciliationTest {
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
     when(records.release(key.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.RELEASED));
@@ -261,7 +261,7 @@ class DefaultReconciliationTest {
     when(records.recordCheck(any(), anyString(), anyString()))
         .thenThrow(new IllegalStateException("store down"));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
@@ -357,7 +357,7 @@ class DefaultReconciliationTest {
               return payment;
             });
 
-    assertThat(reconciliation.reconcile().outcomes()).containsEntry(Outcome.DECLINED, 1);
+    assertThat(reconciliation.reconcileDueKeys().outcomes()).containsEntry(Outcome.DECLINED, 1);
   }
 
   @Test
@@ -381,7 +381,7 @@ class DefaultReconciliationTest {
     when(payments.attemptOf(good.claimedKey())).thenReturn(Optional.empty());
     when(records.release(good.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.examined()).isEqualTo(4);
     assertThat(report.outcomes())
@@ -400,7 +400,7 @@ class DefaultReconciliationTest {
   void aRunsReportDoesNotListTheOneKeyOutcome() {
     runFinds();
 
-    assertThat(reconciliation.reconcile().outcomes())
+    assertThat(reconciliation.reconcileDueKeys().outcomes())
         .doesNotContainKey(Outcome.NOT_PROCESSING)
         .containsKeys(Outcome.NEEDS_OPERATOR, Outcome.FAILED);
   }

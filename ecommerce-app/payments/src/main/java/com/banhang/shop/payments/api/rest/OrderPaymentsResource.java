@@ -73,7 +73,7 @@ public class OrderPaymentsResource {
     if (recordedLate.isPresent()) {
       // The late-charge sweep recorded this key's charge after its release: the same intent, the
       // same charge. Answer with it; nothing is sent to the gateway.
-      return completion.completeSettled(recordedLate.get());
+      return completion.completeRequestWithEarlierCapture(recordedLate.get());
     }
     Payment payment = payments.startAttempt(command);
     GatewayCharge charge;

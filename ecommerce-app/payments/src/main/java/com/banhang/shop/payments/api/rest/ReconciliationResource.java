@@ -40,7 +40,7 @@ public class ReconciliationResource {
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   public ReconciliationReport runNow(@QueryParam("minAge") String minAge) {
-    return minAge == null ? reconciliation.reconcile() : reconciliation.reconcile(parse(minAge));
+    return minAge == null ? reconciliation.reconcileDueKeys() : reconciliation.reconcileKeysOlderThan(parse(minAge));
   }
 
   @POST
