@@ -34,7 +34,7 @@ public class BackgroundJobs {
 
   @Inject Reconciliation reconciliation;
   @Inject IdempotencyRetention retention;
-  @Inject LateChargeSweep lateCharges;
+  @Inject LateChargeSweep lateChargeSweep;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
@@ -52,7 +52,7 @@ public class BackgroundJobs {
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
     every(reconciliationInterval, "reconciliation", reconciliation::reconcileDueKeys);
-    every(lateChargesInterval, "late-charge sweep", lateCharges::sweep);
+    every(lateChargesInterval, "late-charge sweep", lateChargeSweep::sweep);
     every(retentionInterval, "retention", retention::purgeOnce);
   }
 

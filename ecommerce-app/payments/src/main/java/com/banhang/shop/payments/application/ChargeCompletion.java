@@ -1,8 +1,8 @@
 package com.banhang.shop.payments.application;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,7 +30,7 @@ public class ChargeCompletion {
   @Inject PaymentService payments;
   @Inject SettledPaymentResponses responses;
   @Inject IdempotentRequest currentRequest;
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   @PersistenceContext(unitName = "shop")
   EntityManager entityManager;
@@ -58,7 +58,7 @@ public class ChargeCompletion {
   public Payment completeClaim(ClaimedKey claim, String paymentId, GatewayCharge charge) {
     Payment payment = payments.recordCharge(paymentId, charge);
     entityManager.flush();
-    records.complete(claim, responses.forSettled(payment));
+    keys.complete(claim, responses.forSettled(payment));
     return payment;
   }
 }

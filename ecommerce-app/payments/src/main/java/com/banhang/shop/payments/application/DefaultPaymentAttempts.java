@@ -1,8 +1,8 @@
 package com.banhang.shop.payments.application;
 
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.api.PaymentAttemptView;
 import com.banhang.shop.payments.api.PaymentAttempts;
-import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,7 +12,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class DefaultPaymentAttempts implements PaymentAttempts {
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
 
   /**
@@ -22,8 +22,7 @@ public class DefaultPaymentAttempts implements PaymentAttempts {
    */
   @Override
   public Optional<PaymentAttemptView> attemptForKey(String tenant, String key) {
-    return records
-        .find(tenant, DefaultReconciliation.OPERATION, key)
+    return keys.find(tenant, DefaultReconciliation.OPERATION, key)
         .flatMap(record -> payments.attemptOf(record.claimedKey()))
         .map(DefaultPaymentAttempts::view);
   }

@@ -1,13 +1,13 @@
 package com.banhang.shop.payments.application;
 
-import com.banhang.shop.payments.api.PaymentResolution;
-import com.banhang.shop.payments.api.Resolution;
-import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
+import com.banhang.shop.payments.api.PaymentResolution;
+import com.banhang.shop.payments.api.Resolution;
+import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,7 +44,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
 
   private static final Logger LOG = Logger.getLogger(DefaultPaymentResolution.class.getName());
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;
@@ -184,7 +184,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
   }
 
   private Resolution release(ClaimedKey claim, Payment payment, String message) {
-    if (!records.release(claim)) {
+    if (!keys.release(claim)) {
       return settledMeanwhile(payment);
     }
     return new Resolution(
@@ -264,13 +264,12 @@ public class DefaultPaymentResolution implements PaymentResolution {
   }
 
   private Optional<IdempotencyRecord> processingKey(String tenant, String key) {
-    return records
-        .find(tenant, DefaultReconciliation.OPERATION, key)
+    return keys.find(tenant, DefaultReconciliation.OPERATION, key)
         .filter(record -> record.status() == RecordStatus.PROCESSING);
   }
 
   private Resolution notProcessing(String tenant, String key, String what) {
-    Optional<IdempotencyRecord> record = records.find(tenant, DefaultReconciliation.OPERATION, key);
+    Optional<IdempotencyRecord> record = keys.find(tenant, DefaultReconciliation.OPERATION, key);
     String why =
         record.isEmpty()
             ? "tenant " + tenant + " has no payments.charge key " + key

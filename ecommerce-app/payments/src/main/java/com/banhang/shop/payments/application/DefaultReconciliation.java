@@ -1,13 +1,13 @@
 package com.banhang.shop.payments.application;
 
-import com.banhang.shop.payments.api.Reconciliation;
-import com.banhang.shop.payments.api.ReconciliationChecked;
-import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
+import com.banhang.shop.payments.api.Reconciliation;
+import com.banhang.shop.payments.api.ReconciliationChecked;
+import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -72,7 +72,7 @@ public class DefaultReconciliation implements Reconciliation {
 
   private static final Logger LOG = Logger.getLogger(DefaultReconciliation.class.getName());
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
   @Inject SettledPaymentResponses responses;
   @Inject PaymentGateway gateway;
@@ -113,7 +113,7 @@ public class DefaultReconciliation implements Reconciliation {
   public ReconciliationReport reconcileKeysOlderThan(Duration minimumAge) {
     List<Outcome> outcomes = new ArrayList<>();
     for (IdempotencyRecord record :
-        records.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
+        keys.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
       outcomes.add(examineIsolated(record));
     }
     ReconciliationReport report = ReconciliationReport.of(outcomes);
@@ -133,7 +133,7 @@ public class DefaultReconciliation implements Reconciliation {
    */
   @Override
   public Outcome reconcileKey(String tenant, String key) {
-    Optional<IdempotencyRecord> record = records.find(tenant, OPERATION, key);
+    Optional<IdempotencyRecord> record = keys.find(tenant, OPERATION, key);
     if (record.isEmpty() || record.get().status() != RecordStatus.PROCESSING) {
       return Outcome.NOT_PROCESSING;
     }
@@ -269,12 +269,12 @@ public class DefaultReconciliation implements Reconciliation {
 
   /** The payment was recorded but its key was not completed (settled by another path). */
   private Check completeWithRecordedPayment(ClaimedKey claim, Payment payment) {
-    records.complete(claim, responses.forSettled(payment));
+    keys.complete(claim, responses.forSettled(payment));
     return settledCheck(payment);
   }
 
   private Check release(ClaimedKey claim) {
-    return records.release(claim)
+    return keys.release(claim)
         ? new Check(Outcome.RELEASED, "nothing was charged: the key was released")
         : new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
   }
@@ -294,7 +294,7 @@ public class DefaultReconciliation implements Reconciliation {
    */
   private void recordCheck(ClaimedKey claim, Check check) {
     try {
-      records.recordCheck(claim, check.outcome().name(), check.detail());
+      keys.recordCheck(claim, check.outcome().name(), check.detail());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not record the check of a payments.charge key", e);
     }

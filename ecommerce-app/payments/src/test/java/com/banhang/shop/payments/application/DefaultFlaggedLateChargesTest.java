@@ -1,13 +1,13 @@
 package com.banhang.shop.payments.application;
 
-import com.banhang.shop.payments.api.FlaggedLateChargeView;
-import com.banhang.shop.payments.api.FlaggedLateCharges;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.banhang.shop.payments.api.FlaggedLateChargeView;
+import com.banhang.shop.payments.api.FlaggedLateCharges;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import java.util.Collection;

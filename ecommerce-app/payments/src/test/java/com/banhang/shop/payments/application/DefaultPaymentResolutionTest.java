@@ -1,6 +1,5 @@
 package com.banhang.shop.payments.application;
 
-import com.banhang.shop.payments.api.Resolution;
 import static com.banhang.shop.payments.application.Fixtures.AMOUNT;
 import static com.banhang.shop.payments.application.Fixtures.GATEWAY_KEY;
 import static com.banhang.shop.payments.application.Fixtures.KEY;
@@ -19,6 +18,7 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
+import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
@@ -38,7 +38,7 @@ class DefaultPaymentResolutionTest {
 
   private static final String CHARGE = "ch_3kT9qLwV0bYxZ2aP7mNcR1sD";
 
-  @Mock IdempotencyKeys records;
+  @Mock IdempotencyKeys keys;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
   @Mock ChargeCompletion completion;
@@ -50,7 +50,7 @@ class DefaultPaymentResolutionTest {
 
   @BeforeEach
   void wire() {
-    resolution.records = records;
+    resolution.keys = keys;
     resolution.payments = payments;
     resolution.gateway = gateway;
     resolution.completion = completion;
@@ -58,7 +58,7 @@ class DefaultPaymentResolutionTest {
   }
 
   private void keyWithAttempt(Payment attempt) {
-    when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
     when(payments.attemptOf(claim)).thenReturn(Optional.ofNullable(attempt));
   }
 
@@ -215,7 +215,7 @@ class DefaultPaymentResolutionTest {
 
     @Test
     void aKeyThatIsNoLongerProcessingIsRefused() {
-      when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY))
+      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY))
           .thenReturn(
               Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
@@ -253,7 +253,7 @@ class DefaultPaymentResolutionTest {
                 payment.abandon();
                 return payment;
               });
-      when(records.release(claim)).thenReturn(true);
+      when(keys.release(claim)).thenReturn(true);
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
@@ -261,21 +261,21 @@ class DefaultPaymentResolutionTest {
       assertThat(result.paymentId()).isEqualTo(payment.id());
       assertThat(result.message()).contains("abandoned").contains("released");
       verify(payments).abandon(payment.id());
-      verify(records).release(claim);
+      verify(keys).release(claim);
       verifyNoInteractions(gateway, completion);
     }
 
     @Test
     void aKeyWithoutAnAttemptIsOnlyReleased() {
       keyWithAttempt(null);
-      when(records.release(claim)).thenReturn(true);
+      when(keys.release(claim)).thenReturn(true);
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
       assertThat(result.result()).isEqualTo(Result.RESOLVED);
       assertThat(result.paymentId()).isNull();
       verify(payments, never()).abandon(anyString());
-      verify(records).release(claim);
+      verify(keys).release(claim);
     }
 
     @Test
@@ -315,13 +315,13 @@ class DefaultPaymentResolutionTest {
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
       assertThat(result.result()).isEqualTo(Result.REFUSED);
-      verify(records, never()).release(any());
+      verify(keys, never()).release(any());
     }
 
     @Test
     void aKeyReleasedMeanwhileIsRefused() {
       keyWithAttempt(null);
-      when(records.release(claim)).thenReturn(false);
+      when(keys.release(claim)).thenReturn(false);
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
@@ -331,21 +331,21 @@ class DefaultPaymentResolutionTest {
 
     @Test
     void anUnknownKeyIsRefused() {
-      when(records.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
+      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
       assertThat(result.result()).isEqualTo(Result.REFUSED);
       assertThat(result.message()).contains("has no payments.charge key");
       verifyNoInteractions(payments);
-      verify(records, never()).release(any());
+      verify(keys, never()).release(any());
     }
   }
 
   private void assertNothingChanged() {
     verifyNoInteractions(completion);
     verify(payments, never()).abandon(anyString());
-    verify(records, never()).release(any());
-    verify(records, never()).complete(any(), any());
+    verify(keys, never()).release(any());
+    verify(keys, never()).complete(any(), any());
   }
 }

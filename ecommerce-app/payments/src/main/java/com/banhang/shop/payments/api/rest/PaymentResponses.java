@@ -11,8 +11,8 @@ import java.net.URI;
 
 /**
  * The answer a settled payment gives its client: the same whether the request itself recorded it or
- * reconciliation did later, so that a replay is indistinguishable from the original. The application
- * layer stores it as the key's response through {@link SettledPaymentResponses}.
+ * reconciliation did later, so that a replay is indistinguishable from the original. The
+ * application layer stores it as the key's response through {@link SettledPaymentResponses}.
  */
 @ApplicationScoped
 public class PaymentResponses implements SettledPaymentResponses {
