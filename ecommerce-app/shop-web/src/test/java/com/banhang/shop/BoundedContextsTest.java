@@ -1,5 +1,6 @@
 package com.banhang.shop;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -77,7 +78,7 @@ class BoundedContextsTest {
   }
 
   @Test
-  void operatorConsole_usesOtherContextsOnlyThroughTheirApplicationApi() {
+  void operatorConsole_usesOtherContextsOnlyThroughTheirApi() {
     noClasses()
         .that()
         .resideInAPackage("com.banhang.shop.admin..")
@@ -85,6 +86,7 @@ class BoundedContextsTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "com.banhang.shop.orders.domain..",
+            "com.banhang.shop.orders.application..",
             "com.banhang.shop.orders.infrastructure..",
             "com.banhang.shop.orders.api.rest..",
             "com.banhang.shop.payments.domain..",
@@ -93,8 +95,8 @@ class BoundedContextsTest {
             "com.banhang.shop.payments.api.rest..",
             "com.banhang.idempotency.internal..")
         .because(
-            "the console talks to the contexts' application services, never their REST"
-                + " resources, their domain or the gateway")
+            "the console talks to the contexts' published api (implemented by their application"
+                + " services), never their REST resources, their domain or the gateway")
         .check(shop);
   }
 
@@ -167,7 +169,61 @@ class BoundedContextsTest {
         .resideInAPackage("com.banhang.shop..")
         .should()
         .dependOnClassesThat()
-        .resideInAPackage("com.banhang.idempotency.internal..")
+        .resideInAnyPackage(
+            "com.banhang.idempotency.spi..",
+            "com.banhang.idempotency.jdbc..",
+            "com.banhang.idempotency.internal..")
+        .because(
+            "the library's public API is the package com.banhang.idempotency itself; its store"
+                + " SPI, its JDBC stores and its internals may change without notice")
+        .check(shop);
+  }
+
+  @Test
+  void contextApis_dependOnNoRestResource() {
+    noClasses()
+        .that()
+        .resideInAPackage("com.banhang.shop.*.api..")
+        .and()
+        .resideOutsideOfPackage("com.banhang.shop.*.api.rest..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.banhang.shop.*.api.rest..")
+        .because(
+            "a context's api is what other contexts call; its REST resources are one caller of the"
+                + " application, not part of that contract")
+        .check(shop);
+  }
+
+  @Test
+  void contextApis_holdOnlyContracts_theirImplementationsLiveInApplication() {
+    classes()
+        .that()
+        .resideInAPackage("com.banhang.shop.*.api")
+        .should()
+        .beInterfaces()
+        .orShould()
+        .beRecords()
+        .orShould()
+        .beEnums()
+        .because(
+            "a context's api package is its published facade (interfaces, records, events);"
+                + " application services, with their scopes and transactions, live in application"
+                + " (package-info of each api package)")
+        .check(shop);
+  }
+
+  @Test
+  void applicationServices_dependOnNoRestResource() {
+    noClasses()
+        .that()
+        .resideInAPackage("com.banhang.shop.*.application..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.banhang.shop.*.api.rest..")
+        .because(
+            "the REST layer calls the application, never the other way round; what the"
+                + " application needs of it is a port it implements (SettledPaymentResponses)")
         .check(shop);
   }
 }

@@ -34,7 +34,7 @@ public class BackgroundJobs {
 
   @Inject Reconciliation reconciliation;
   @Inject IdempotencyRetention retention;
-  @Inject LateChargeSweep lateCharges;
+  @Inject LateChargeSweep lateChargeSweep;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
@@ -51,8 +51,8 @@ public class BackgroundJobs {
   private final List<ScheduledFuture<?>> runs = new ArrayList<>();
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    every(reconciliationInterval, "reconciliation", reconciliation::reconcile);
-    every(lateChargesInterval, "late-charge sweep", lateCharges::sweep);
+    every(reconciliationInterval, "reconciliation", reconciliation::reconcileDueKeys);
+    every(lateChargesInterval, "late-charge sweep", lateChargeSweep::sweep);
     every(retentionInterval, "retention", retention::purgeOnce);
   }
 

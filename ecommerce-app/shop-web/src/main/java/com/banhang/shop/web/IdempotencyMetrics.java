@@ -95,7 +95,7 @@ public class IdempotencyMetrics {
 
   @Inject MetricRegistry registry;
   @Inject KeyStatisticsCache statistics;
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
   ManagedExecutorService executor;
@@ -103,7 +103,7 @@ public class IdempotencyMetrics {
   private final Set<String> operationsWithGauges = ConcurrentHashMap.newKeySet();
 
   void registerAtStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    records.configuredTtls().keySet().forEach(this::ensureGauges);
+    keys.configuredTtls().keySet().forEach(this::ensureGauges);
     registry.counter(PURGE_RUNS, new Tag("started_by", SCHEDULE));
     registry.counter(PURGE_RUNS, new Tag("started_by", OPERATOR));
     registry.counter(PURGE_ROWS);

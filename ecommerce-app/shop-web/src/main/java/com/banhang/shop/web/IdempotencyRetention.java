@@ -18,12 +18,12 @@ public class IdempotencyRetention {
 
   private static final Logger LOG = Logger.getLogger(IdempotencyRetention.class.getName());
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   /** One scheduled run; returns how many rows went (0 when the run failed, which is logged). */
   public int purgeOnce() {
     try {
-      PurgeRun run = records.purgeExpiredNow("schedule");
+      PurgeRun run = keys.purgeExpiredNow("schedule");
       if (run.rowsDeleted() > 0) {
         LOG.info(() -> "purged " + run.rowsDeleted() + " expired idempotency keys");
       }

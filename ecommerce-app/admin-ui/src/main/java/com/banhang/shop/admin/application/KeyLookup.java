@@ -17,10 +17,10 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class KeyLookup {
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   public Optional<KeyDetails> find(KeyRef ref) {
-    return records.find(ref.tenant(), ref.operation(), ref.key()).map(KeyLookup::details);
+    return keys.find(ref.tenant(), ref.operation(), ref.key()).map(KeyLookup::details);
   }
 
   static KeyDetails details(IdempotencyRecord record) {

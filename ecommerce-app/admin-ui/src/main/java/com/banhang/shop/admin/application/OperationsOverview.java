@@ -19,13 +19,13 @@ public class OperationsOverview {
   /** The operations shown even before their first request. */
   static final List<String> KNOWN_OPERATIONS = List.of("orders.create", "payments.charge");
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
   @Inject OperationsTimeline timeline;
   @Inject LateCharges lateCharges;
 
   public OverviewSnapshot snapshot() {
     Map<Instant, Map<String, Long>> lastHour = timeline.lastHour();
-    KeyStatistics statistics = records.statistics();
+    KeyStatistics statistics = keys.statistics();
 
     TreeSet<String> operations = new TreeSet<>(KNOWN_OPERATIONS);
     operations.addAll(statistics.operations());

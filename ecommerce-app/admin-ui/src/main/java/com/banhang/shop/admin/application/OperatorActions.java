@@ -37,17 +37,17 @@ public class OperatorActions {
 
   @Inject Reconciliation reconciliation;
   @Inject PaymentResolution resolution;
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
   @Inject AuditLog audit;
 
   /** Asks the gateway about each key now (whatever its age) and settles what it can. */
-  public ActionResult reconcile(String operator, List<KeyRef> keys) {
-    if (keys == null || keys.isEmpty()) {
+  public ActionResult reconcile(String operator, List<KeyRef> selected) {
+    if (selected == null || selected.isEmpty()) {
       return ActionResult.refused("select at least one key to reconcile");
     }
     Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
     List<String> refusals = new ArrayList<>();
-    for (KeyRef ref : keys) {
+    for (KeyRef ref : selected) {
       KeyReconciled one = reconcileOne(ref);
       record(operator, RECONCILE, ref, null, one.result());
       if (one.outcome() == null) {
@@ -62,8 +62,8 @@ public class OperatorActions {
             .collect(Collectors.joining(", "));
     String message =
         "reconciled "
-            + keys.size()
-            + (keys.size() == 1 ? " key" : " keys")
+            + selected.size()
+            + (selected.size() == 1 ? " key" : " keys")
             + (summary.isEmpty() ? "" : ": " + summary)
             + (refusals.isEmpty() ? "" : "; refused: " + String.join("; ", refusals));
     if (outcomes.isEmpty()) {
@@ -174,7 +174,7 @@ public class OperatorActions {
   public ActionResult purgeNow(String operator) {
     ActionResult result;
     try {
-      PurgeRun run = records.purgeExpiredNow(operator);
+      PurgeRun run = keys.purgeExpiredNow(operator);
       result =
           ActionResult.done(
               "purged "

@@ -17,10 +17,10 @@ public class RetentionReport {
   /** How many purge runs the view lists. */
   static final int PURGE_RUNS_SHOWN = 20;
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   public RetentionSummary summary() {
-    KeyStatistics statistics = records.statistics();
+    KeyStatistics statistics = keys.statistics();
     List<RetentionSummary.AgeBucketCount> buckets =
         statistics.buckets().stream()
             .map(
@@ -33,9 +33,9 @@ public class RetentionReport {
       oldest.merge(group.status().name(), group.oldest(), (a, b) -> a.isBefore(b) ? a : b);
     }
     List<RetentionSummary.PurgeRunView> runs =
-        records.recentPurgeRuns(PURGE_RUNS_SHOWN).stream().map(RetentionReport::view).toList();
+        keys.recentPurgeRuns(PURGE_RUNS_SHOWN).stream().map(RetentionReport::view).toList();
     return new RetentionSummary(
-        records.configuredTtls(), buckets, oldest, records.tableSizeBytes(), runs);
+        keys.configuredTtls(), buckets, oldest, keys.tableSizeBytes(), runs);
   }
 
   private static RetentionSummary.PurgeRunView view(PurgeRun run) {

@@ -21,24 +21,23 @@ public class StuckOperations {
 
   static final String PAYMENTS_CHARGE = "payments.charge";
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
   @Inject PaymentAttempts paymentAttempts;
 
   public int count(StuckFilter filter) {
-    return records.listProcessing(query(filter), 0, 0).total();
+    return keys.listProcessing(query(filter), 0, 0).total();
   }
 
   /** Oldest first. */
   public List<StuckOperation> page(StuckFilter filter, int offset, int limit) {
-    return records.listProcessing(query(filter), offset, limit).rows().stream()
+    return keys.listProcessing(query(filter), offset, limit).rows().stream()
         .map(StuckOperations::view)
         .toList();
   }
 
   /** The key, if it is still processing, with its payment attempt for a payments.charge key. */
   public Optional<StuckOperationDetail> detail(KeyRef ref) {
-    return records
-        .find(ref.tenant(), ref.operation(), ref.key())
+    return keys.find(ref.tenant(), ref.operation(), ref.key())
         .filter(record -> record.status() == RecordStatus.PROCESSING)
         .map(
             record ->

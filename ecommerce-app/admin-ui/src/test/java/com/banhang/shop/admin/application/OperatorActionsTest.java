@@ -32,7 +32,7 @@ class OperatorActionsTest {
   void collaborators() {
     actions.reconciliation = mock(Reconciliation.class);
     actions.resolution = mock(PaymentResolution.class);
-    actions.records = mock(IdempotencyKeys.class);
+    actions.keys = mock(IdempotencyKeys.class);
     actions.audit = mock(AuditLog.class);
   }
 
@@ -120,7 +120,7 @@ class OperatorActionsTest {
 
   @Test
   void purgeNow_runsAsTheOperator_andReportsRows() {
-    when(actions.records.purgeExpiredNow("operator"))
+    when(actions.keys.purgeExpiredNow("operator"))
         .thenReturn(new PurgeRun(Instant.now(), "node-1", "operator", 42, 7));
 
     ActionResult result = actions.purgeNow("operator");

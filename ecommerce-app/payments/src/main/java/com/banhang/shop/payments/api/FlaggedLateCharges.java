@@ -1,63 +1,29 @@
 package com.banhang.shop.payments.api;
 
-import com.banhang.shop.payments.application.PaymentService;
-import com.banhang.shop.payments.domain.model.LateCharge;
-import com.banhang.shop.payments.domain.model.Payment;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Read-only: the late charges the sweep flagged on their payment attempt (docs/payments.md, "Late
  * charges"), for the operator console. {@code RECORDED} ones are not listed: the shop recorded
- * them, nothing is left to do.
+ * them, nothing is left to do. Implemented in the application layer.
  */
-@ApplicationScoped
-public class FlaggedLateCharges {
+public interface FlaggedLateCharges {
 
-  public static final String DOUBLE_CHARGE = LateCharge.DOUBLE_CHARGE.name();
-  public static final String MISMATCH = LateCharge.MISMATCH.name();
-  public static final String DECLINED = LateCharge.DECLINED.name();
+  /** {@link FlaggedLateChargeView#flag()} of a double charge: one charge must be refunded. */
+  String DOUBLE_CHARGE = "DOUBLE_CHARGE";
 
-  /** Every flag an operator is shown. */
-  static final Set<LateCharge> FLAGGED =
-      EnumSet.of(LateCharge.DOUBLE_CHARGE, LateCharge.MISMATCH, LateCharge.DECLINED);
+  /** {@link FlaggedLateChargeView#flag()} of a charge of another amount, currency or order. */
+  String MISMATCH = "MISMATCH";
 
-  /** The flags that need an operator: a declined charge took no money. */
-  static final Set<LateCharge> NEEDING_OPERATOR =
-      EnumSet.of(LateCharge.DOUBLE_CHARGE, LateCharge.MISMATCH);
-
-  @Inject PaymentService payments;
+  /** {@link FlaggedLateChargeView#flag()} of a late decline: nothing was charged. */
+  String DECLINED = "DECLINED";
 
   /** Flagged late charges (double charge, mismatch, declined), newest finding first. */
-  public List<FlaggedLateChargeView> page(int offset, int limit) {
-    return payments.flaggedLateCharges(FLAGGED, Math.max(0, offset), Math.max(0, limit)).stream()
-        .map(FlaggedLateCharges::view)
-        .toList();
-  }
+  List<FlaggedLateChargeView> page(int offset, int limit);
 
   /** How many there are (double charge, mismatch, declined). */
-  public long count() {
-    return payments.countFlaggedLateCharges(FLAGGED);
-  }
+  long count();
 
   /** How many need an operator: double charges and mismatches. */
-  public long countNeedingOperator() {
-    return payments.countFlaggedLateCharges(NEEDING_OPERATOR);
-  }
-
-  static FlaggedLateChargeView view(Payment payment) {
-    return new FlaggedLateChargeView(
-        payment.id(),
-        payment.tenantId(),
-        payment.orderId(),
-        payment.amount(),
-        payment.currency(),
-        payment.lateCharge().name(),
-        payment.lateChargeId(),
-        payment.lateChargeDetail(),
-        payment.lateCheckedAt() == null ? null : payment.lateCheckedAt().toInstant());
-  }
+  long countNeedingOperator();
 }

@@ -28,7 +28,8 @@ public record LateChargeReport(int examined, Map<Outcome, Integer> outcomes) {
     FAILED
   }
 
-  static LateChargeReport of(Iterable<Outcome> results) {
+  /** The report of a run that found {@code results}, one per attempt examined. */
+  public static LateChargeReport of(Iterable<Outcome> results) {
     Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
     for (Outcome outcome : Outcome.values()) {
       counts.put(outcome, 0);

@@ -1,160 +1,20 @@
 package com.banhang.shop.payments.api;
 
-import com.banhang.shop.payments.api.LateChargeReport.Outcome;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayUnavailableException;
-import com.banhang.shop.payments.application.PaymentGateway;
-import com.banhang.shop.payments.application.PaymentService;
-import com.banhang.shop.payments.domain.model.LateCharge;
-import com.banhang.shop.payments.domain.model.Payment;
-import com.banhang.shop.payments.domain.model.PaymentInProgressException;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
-import jakarta.inject.Inject;
-import jakarta.persistence.PersistenceException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Finds charges that landed after their attempt was abandoned and its key released
- * (docs/payments.md, "Late charges"). Reconciliation releases a key when the gateway has no charge
- * under its gateway key; a request lost on its way may still reach the processor afterwards. If the
- * customer retries, the retry uses the same gateway key and gets that charge back; if they never
- * do, only this sweep finds it.
- *
- * <p>A run takes the oldest abandoned attempts created within the gateway's key retention ({@code
- * payments.gateway.key-retention}: after it, the gateway no longer finds a charge by key), for
- * which nothing was found yet, that were not asked about within {@code
- * payments.late-charges.recheck}, and whose gateway key no attempt has captured; and asks the
- * gateway by their gateway key, with no transaction open. What it finds is handled by {@link
- * PaymentService#recordLateCharge}: a matching charge on an unpaid order is recorded (attempt
- * captured, order paid), one on an order paid meanwhile by another attempt is a double charge and
- * flagged for an operator, a mismatch is flagged for an operator.
- *
- * <p>Safe on several nodes: the attempt's row is locked while it is decided, a decided attempt is
- * never decided again, and the unique index on the active order refuses a capture while another
- * attempt holds the order. The key itself stays released: a later retry of it answers with the
- * recorded payment ({@code OrderPaymentsResource}).
+ * The late-charge sweep (docs/payments.md, "Late charges"): finds charges that landed after their
+ * payment attempt was abandoned and its key released. What the schedule and the operator REST API
+ * call; implemented in the application layer.
  */
-@ApplicationScoped
-public class LateChargeSweep {
-
-  private static final Logger LOG = Logger.getLogger(LateChargeSweep.class.getName());
-
-  @Inject PaymentService payments;
-  @Inject PaymentGateway gateway;
-  @Inject Event<LateChargeChecked> checks;
-
-  @Inject
-  @ConfigProperty(name = "payments.gateway.key-retention", defaultValue = "PT24H")
-  Duration gatewayKeyRetention;
-
-  /** An attempt the sweep asked about is asked again only after this long (scheduled runs). */
-  @Inject
-  @ConfigProperty(name = "payments.late-charges.recheck", defaultValue = "PT10M")
-  Duration recheck;
-
-  @Inject
-  @ConfigProperty(name = "payments.late-charges.batch-size", defaultValue = "100")
-  int batchSize;
+public interface LateChargeSweep {
 
   /** One scheduled run. */
-  public LateChargeReport sweep() {
-    return sweep(recheck);
-  }
+  LateChargeReport sweep();
 
   /**
    * One run over attempts not asked about within {@code recheck} ({@code PT0S}: every candidate, an
    * operator's run).
    */
-  public LateChargeReport sweep(Duration recheck) {
-    Instant now = Instant.now();
-    List<Outcome> outcomes = new ArrayList<>();
-    for (Payment payment :
-        payments.lateChargeCandidates(
-            now.minus(gatewayKeyRetention), now.minus(recheck), batchSize)) {
-      Outcome outcome = examineIsolated(payment);
-      outcomes.add(outcome);
-      fire(outcome);
-    }
-    LateChargeReport report = LateChargeReport.of(outcomes);
-    if (report.examined() > 0) {
-      LOG.info(() -> "swept abandoned payment attempts for late charges: " + report);
-    }
-    return report;
-  }
-
-  private Outcome examineIsolated(Payment payment) {
-    try {
-      return examine(payment);
-    } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "could not sweep payment " + payment.id() + " for a late charge; tried next run",
-          e);
-      return Outcome.FAILED;
-    }
-  }
-
-  private Outcome examine(Payment payment) {
-    Optional<GatewayChargeDetails> charge;
-    try {
-      charge = gateway.findByKey(payment.gatewayKey());
-    } catch (GatewayUnavailableException e) {
-      return Outcome.GATEWAY_UNREACHABLE;
-    }
-    if (charge.isEmpty()) {
-      payments.lateChecked(payment.id());
-      return Outcome.NOT_FOUND;
-    }
-    Optional<LateCharge> found;
-    try {
-      found = payments.recordLateCharge(payment.id(), charge.get());
-    } catch (PaymentInProgressException | PersistenceException e) {
-      // Another attempt holds the order (running, or captured since the candidates were read):
-      // the next run decides, once that attempt is settled.
-      return Outcome.ORDER_HELD;
-    }
-    if (found.isEmpty()) {
-      return Outcome.SETTLED_ELSEWHERE;
-    }
-    LateCharge late = found.get();
-    if (late.needsOperator()) {
-      LOG.warning(
-          () ->
-              "late charge "
-                  + charge.get().chargeId()
-                  + " for payment "
-                  + payment.id()
-                  + " of order "
-                  + payment.orderId()
-                  + " needs an operator: "
-                  + late);
-    } else if (late == LateCharge.RECORDED) {
-      LOG.info(
-          () ->
-              "recorded late charge "
-                  + charge.get().chargeId()
-                  + ": payment "
-                  + payment.id()
-                  + " captured, order "
-                  + payment.orderId()
-                  + " paid");
-    }
-    return Outcome.valueOf(late.name());
-  }
-
-  private void fire(Outcome outcome) {
-    try {
-      checks.fire(new LateChargeChecked(outcome));
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "an observer of LateChargeChecked failed", e);
-    }
-  }
+  LateChargeReport sweep(Duration recheck);
 }

@@ -1,40 +1,17 @@
 package com.banhang.shop.payments.api;
 
-import com.banhang.idempotency.IdempotencyKeys;
-import com.banhang.shop.payments.application.PaymentService;
-import com.banhang.shop.payments.domain.model.Payment;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.Optional;
 
-/** Read-only: the payment attempt behind a payments.charge key, for the operator console. */
-@ApplicationScoped
-public class PaymentAttempts {
-
-  @Inject IdempotencyKeys records;
-  @Inject PaymentService payments;
+/**
+ * Read-only: the payment attempt behind a payments.charge key, for the operator console.
+ * Implemented in the application layer.
+ */
+public interface PaymentAttempts {
 
   /**
    * The attempt started by the key's current claim (whatever the key's state), or empty when there
    * is no such key or its current claim committed no attempt (then nothing was sent to the
    * gateway). Attempts of earlier, released claims of the key are not shown: they are settled.
    */
-  public Optional<PaymentAttemptView> attemptForKey(String tenant, String key) {
-    return records
-        .find(tenant, Reconciliation.OPERATION, key)
-        .flatMap(record -> payments.attemptOf(record.claimedKey()))
-        .map(PaymentAttempts::view);
-  }
-
-  static PaymentAttemptView view(Payment payment) {
-    return new PaymentAttemptView(
-        payment.id(),
-        payment.orderId(),
-        payment.amount(),
-        payment.currency(),
-        payment.status().name(),
-        payment.gatewayKey(),
-        payment.gatewayChargeId(),
-        payment.createdAt().toInstant());
-  }
+  Optional<PaymentAttemptView> attemptForKey(String tenant, String key);
 }

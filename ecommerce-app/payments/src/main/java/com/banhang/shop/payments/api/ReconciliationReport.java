@@ -35,7 +35,8 @@ public record ReconciliationReport(int examined, Map<Outcome, Integer> outcomes)
     NOT_PROCESSING
   }
 
-  static ReconciliationReport of(Iterable<Outcome> results) {
+  /** The report of a run that found {@code results}, one per key examined. */
+  public static ReconciliationReport of(Iterable<Outcome> results) {
     Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
     for (Outcome outcome : Outcome.values()) {
       if (outcome != Outcome.NOT_PROCESSING) {

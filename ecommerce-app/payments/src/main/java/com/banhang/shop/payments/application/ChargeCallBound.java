@@ -7,9 +7,9 @@ import org.eclipse.microprofile.config.Config;
 
 /**
  * The longest a payments.charge request can spend at the gateway, from the Fault Tolerance bounds
- * of the gateway adapter's {@code GatewayCalls.charge} as they run: the annotations' values (the
- * constants below, which those annotations use) overridden by the standard Fault Tolerance
- * properties ({@code <class>/<method>/<Annotation>/<parameter>}, then {@code
+ * of the gateway adapter's {@code RetryingGatewayClient.charge} as they run: the annotations'
+ * values (the constants below, which those annotations use) overridden by the standard Fault
+ * Tolerance properties ({@code <class>/<method>/<Annotation>/<parameter>}, then {@code
  * <class>/<Annotation>/<parameter>}, then {@code <Annotation>/<parameter>}), so the figure follows
  * whatever a deployment configures.
  *
@@ -35,7 +35,7 @@ public final class ChargeCallBound {
 
   /** The class and method whose Fault Tolerance properties bound the charge call. */
   public static final String CLASS =
-      "com.banhang.shop.payments.infrastructure.gateway.GatewayCalls";
+      "com.banhang.shop.payments.infrastructure.gateway.RetryingGatewayClient";
 
   public static final String METHOD = "charge";
 

@@ -33,7 +33,7 @@ public class PaymentService {
    *     holds the order
    */
   @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public Payment startAttempt(StartPayment command) {
+  public Payment startAttempt(StartPaymentCommand command) {
     PayableOrder order = orders.findUnpaid(command.tenantId(), command.orderId());
     if (order.total() != command.amount() || !order.currency().equals(command.currency())) {
       throw new PaymentAmountMismatchException(
@@ -60,7 +60,7 @@ public class PaymentService {
    * first request may have charged under, never under a new one. Otherwise it is derived ({@link
    * GatewayKeys}).
    */
-  private String gatewayKey(StartPayment command, String orderId) {
+  private String gatewayKey(StartPaymentCommand command, String orderId) {
     return payments
         .findLatestByKey(command.tenantId(), command.claim().key())
         .filter(
@@ -126,7 +126,7 @@ public class PaymentService {
    * release, the charge its request made late. A new claim of the key answers with it instead of
    * starting an attempt (the order is paid by it).
    */
-  public java.util.Optional<Payment> capturedEarlier(StartPayment command) {
+  public java.util.Optional<Payment> capturedEarlier(StartPaymentCommand command) {
     return payments
         .findLatestByKey(command.tenantId(), command.claim().key())
         .filter(

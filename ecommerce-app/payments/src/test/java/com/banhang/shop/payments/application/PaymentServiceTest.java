@@ -44,7 +44,7 @@ class PaymentServiceTest {
 
   private Payment start(String paymentMethod) {
     return service.startAttempt(
-        new StartPayment("alice", "order-1", 1000, "VND", paymentMethod, CLAIM));
+        new StartPaymentCommand("alice", "order-1", 1000, "VND", paymentMethod, CLAIM));
   }
 
   private static Payment earlier(String paymentMethod) {

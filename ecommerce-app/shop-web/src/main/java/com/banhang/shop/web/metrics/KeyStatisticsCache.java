@@ -31,7 +31,7 @@ public class KeyStatisticsCache {
 
   private static final Logger LOG = Logger.getLogger(KeyStatisticsCache.class.getName());
 
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
   ManagedExecutorService executor;
@@ -61,7 +61,7 @@ public class KeyStatisticsCache {
       attempted = true;
       attemptedAtNanos = now;
       if (running == null) {
-        running = executor.submit(records::statistics);
+        running = executor.submit(keys::statistics);
       }
       try {
         running.get(wait.toMillis(), TimeUnit.MILLISECONDS);

@@ -2,18 +2,18 @@ package com.banhang.shop.payments.api.rest;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.SideEffects;
-import com.banhang.shop.payments.api.ChargeCompletion;
+import com.banhang.shop.payments.application.ChargeCompletion;
 import com.banhang.shop.payments.application.GatewayCharge;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
 import com.banhang.shop.payments.application.PaymentService;
-import com.banhang.shop.payments.application.StartPayment;
+import com.banhang.shop.payments.application.StartPaymentCommand;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -61,8 +61,8 @@ public class OrderPaymentsResource {
       @PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
     ClaimedKey claim =
         idempotentRequest.claim().orElseThrow(() -> new IllegalStateException("no claimed key"));
-    StartPayment command =
-        new StartPayment(
+    StartPaymentCommand command =
+        new StartPaymentCommand(
             tenant(),
             orderId,
             request.amount(),
@@ -73,7 +73,7 @@ public class OrderPaymentsResource {
     if (recordedLate.isPresent()) {
       // The late-charge sweep recorded this key's charge after its release: the same intent, the
       // same charge. Answer with it; nothing is sent to the gateway.
-      return completion.completeSettled(recordedLate.get());
+      return completion.completeRequestWithEarlierCapture(recordedLate.get());
     }
     Payment payment = payments.startAttempt(command);
     GatewayCharge charge;

@@ -35,19 +35,21 @@ import java.time.format.DateTimeParseException;
 public class ReconciliationResource {
 
   @Inject Reconciliation reconciliation;
-  @Inject LateChargeSweep lateCharges;
+  @Inject LateChargeSweep lateChargeSweep;
 
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
   public ReconciliationReport runNow(@QueryParam("minAge") String minAge) {
-    return minAge == null ? reconciliation.reconcile() : reconciliation.reconcile(parse(minAge));
+    return minAge == null
+        ? reconciliation.reconcileDueKeys()
+        : reconciliation.reconcileKeysOlderThan(parse(minAge));
   }
 
   @POST
   @Path("late-charges")
   @Consumes(MediaType.APPLICATION_JSON)
   public LateChargeReport sweepLateChargesNow() {
-    return lateCharges.sweep(Duration.ZERO);
+    return lateChargeSweep.sweep(Duration.ZERO);
   }
 
   private static Duration parse(String minAge) {

@@ -21,15 +21,15 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 @ApplicationScoped
 public class RestPaymentGateway implements PaymentGateway {
 
-  @Inject GatewayCalls calls;
+  @Inject RetryingGatewayClient client;
 
   @Override
   public GatewayCharge charge(GatewayChargeRequest request) {
-    ChargeTries tries = new ChargeTries();
+    ChargeTryTally tally = new ChargeTryTally();
     try {
-      return calls.charge(request, tries);
+      return client.charge(request, tally);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
-      throw classify(e, tries);
+      throw classify(e, tally);
     } catch (GatewayChargeMismatchException e) {
       // A charge under our key that our request did not make: never recorded, left to an operator
       // through reconciliation, which finds the same charge and refuses it too.
@@ -42,12 +42,12 @@ public class RestPaymentGateway implements PaymentGateway {
    * sent, so those two say "not charged" unless an earlier try may have charged; a timeout, or any
    * other end Fault Tolerance put to the call, comes after a request was sent.
    */
-  static RuntimeException classify(RuntimeException failure, ChargeTries tries) {
+  static RuntimeException classify(RuntimeException failure, ChargeTryTally tally) {
     boolean refusedBeforeSending =
         failure instanceof CircuitBreakerOpenException || failure instanceof BulkheadException;
     boolean notSentOrRefused =
         failure instanceof GatewayCallFailedException || refusedBeforeSending;
-    if (notSentOrRefused && !tries.mayHaveCharged()) {
+    if (notSentOrRefused && !tally.mayHaveCharged()) {
       return new GatewayUnavailableException(
           refusedBeforeSending
               ? "the processor was not called (" + failure.getClass().getSimpleName() + ")"
@@ -60,7 +60,7 @@ public class RestPaymentGateway implements PaymentGateway {
   @Override
   public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
     try {
-      return calls.findByKey(gatewayKey);
+      return client.findByKey(gatewayKey);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
       throw new GatewayUnavailableException("the processor cannot be asked now", e);
     }
@@ -69,7 +69,7 @@ public class RestPaymentGateway implements PaymentGateway {
   @Override
   public Optional<GatewayChargeDetails> findCharge(String chargeId) {
     try {
-      return calls.findCharge(chargeId);
+      return client.findCharge(chargeId);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
       throw new GatewayUnavailableException("the processor cannot be asked now", e);
     }

@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 class ChargeCallBoundNamesTest {
 
   @Test
-  void theBoundNamesGatewayCallsCharge() throws Exception {
-    assertThat(ChargeCallBound.CLASS).isEqualTo(GatewayCalls.class.getName());
+  void theBoundNamesTheRetryingClientsCharge() throws Exception {
+    assertThat(ChargeCallBound.CLASS).isEqualTo(RetryingGatewayClient.class.getName());
     assertThat(
-            GatewayCalls.class
-                .getMethod(ChargeCallBound.METHOD, GatewayChargeRequest.class, ChargeTries.class)
+            RetryingGatewayClient.class
+                .getMethod(ChargeCallBound.METHOD, GatewayChargeRequest.class, ChargeTryTally.class)
                 .getName())
         .isEqualTo("charge");
   }

@@ -23,7 +23,8 @@ import org.mockito.junit.jupiter.MockitoExtension;
  * bulkhead refuses a try before it is sent, so with no earlier try that may have charged the card
  * was certainly not charged ("not sent": the attempt is abandoned and the key released); a timeout
  * comes after the request was sent, an unknown outcome. The annotations themselves run only in a
- * container; here GatewayCalls is a mock that behaves as its tries and Fault Tolerance would.
+ * container; here RetryingGatewayClient is a mock that behaves as its tries and Fault Tolerance
+ * would.
  */
 @ExtendWith(MockitoExtension.class)
 class RestPaymentGatewayTest {
@@ -31,26 +32,26 @@ class RestPaymentGatewayTest {
   private static final GatewayChargeRequest REQUEST =
       new GatewayChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
 
-  @Mock GatewayCalls calls;
+  @Mock RetryingGatewayClient client;
 
   private final RestPaymentGateway gateway = new RestPaymentGateway();
 
   @BeforeEach
   void wire() {
-    gateway.calls = calls;
+    gateway.client = client;
   }
 
   /**
    * The call's tries: each {@code true} is a try sent that may have charged, {@code false} a 503.
    */
   private void triesThenThrow(RuntimeException end, boolean... triesMayHaveCharged) {
-    when(calls.charge(eq(REQUEST), any()))
+    when(client.charge(eq(REQUEST), any()))
         .thenAnswer(
             call -> {
-              ChargeTries tries = call.getArgument(1);
+              ChargeTryTally tally = call.getArgument(1);
               for (boolean mayHaveCharged : triesMayHaveCharged) {
-                tries.sending();
-                tries.failed(new GatewayCallFailedException("try", mayHaveCharged, null));
+                tally.sending();
+                tally.failed(new GatewayCallFailedException("try", mayHaveCharged, null));
               }
               throw end;
             });
@@ -91,11 +92,11 @@ class RestPaymentGatewayTest {
 
   @Test
   void aTimeoutAfterSendingIsAnUnknownOutcome() {
-    when(calls.charge(eq(REQUEST), any()))
+    when(client.charge(eq(REQUEST), any()))
         .thenAnswer(
             call -> {
               // Sent, then Fault Tolerance gave up on the try: the method saw no failure.
-              ((ChargeTries) call.getArgument(1)).sending();
+              ((ChargeTryTally) call.getArgument(1)).sending();
               throw new TimeoutException("timed out");
             });
 

@@ -1,11 +1,8 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
-import com.banhang.shop.payments.api.rest.PaymentResponses;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,8 +28,9 @@ import jakarta.ws.rs.core.Response;
 public class ChargeCompletion {
 
   @Inject PaymentService payments;
+  @Inject SettledPaymentResponses responses;
   @Inject IdempotentRequest currentRequest;
-  @Inject IdempotencyKeys records;
+  @Inject IdempotencyKeys keys;
 
   @PersistenceContext(unitName = "shop")
   EntityManager entityManager;
@@ -42,7 +40,7 @@ public class ChargeCompletion {
   public Response completeRequest(String paymentId, GatewayCharge charge) {
     Payment payment = payments.recordCharge(paymentId, charge);
     entityManager.flush();
-    return currentRequest.complete(PaymentResponses.forSettled(payment));
+    return currentRequest.complete(responses.forSettled(payment));
   }
 
   /**
@@ -51,8 +49,8 @@ public class ChargeCompletion {
    * business write.
    */
   @Transactional
-  public Response completeSettled(Payment payment) {
-    return currentRequest.complete(PaymentResponses.forSettled(payment));
+  public Response completeRequestWithEarlierCapture(Payment payment) {
+    return currentRequest.complete(responses.forSettled(payment));
   }
 
   /** From reconciliation, for a claim whose request is gone; fenced by the claim's attempt. */
@@ -60,7 +58,7 @@ public class ChargeCompletion {
   public Payment completeClaim(ClaimedKey claim, String paymentId, GatewayCharge charge) {
     Payment payment = payments.recordCharge(paymentId, charge);
     entityManager.flush();
-    records.complete(claim, PaymentResponses.forSettled(payment));
+    keys.complete(claim, responses.forSettled(payment));
     return payment;
   }
 }

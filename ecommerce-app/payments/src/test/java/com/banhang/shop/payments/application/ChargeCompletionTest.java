@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
@@ -9,10 +9,9 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.IdempotencyKeys;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.idempotency.IdempotentRequest;
+import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.persistence.EntityManager;
 import jakarta.ws.rs.core.Response;
@@ -35,7 +34,7 @@ class ChargeCompletionTest {
 
   @Mock PaymentService payments;
   @Mock IdempotentRequest currentRequest;
-  @Mock IdempotencyKeys records;
+  @Mock IdempotencyKeys keys;
   @Mock EntityManager entityManager;
 
   private final ChargeCompletion completion = new ChargeCompletion();
@@ -58,8 +57,9 @@ class ChargeCompletionTest {
   @BeforeEach
   void wire() {
     completion.payments = payments;
+    completion.responses = new PaymentResponses();
     completion.currentRequest = currentRequest;
-    completion.records = records;
+    completion.keys = keys;
     completion.entityManager = entityManager;
     payment = Fixtures.pendingPayment();
     payment.capture("ch_1");
@@ -83,16 +83,17 @@ class ChargeCompletionTest {
 
   @Test
   void reconciliationAndOperatorsFlushThePaymentAndTheOrderBeforeTheyCompleteTheKey() {
-    ClaimedKey claim = new ClaimedKey(Fixtures.TENANT, Reconciliation.OPERATION, Fixtures.KEY, 2);
+    ClaimedKey claim =
+        new ClaimedKey(Fixtures.TENANT, DefaultReconciliation.OPERATION, Fixtures.KEY, 2);
     GatewayCharge charge = new GatewayCharge("ch_1", true);
     when(payments.recordCharge(payment.id(), charge)).thenReturn(payment);
 
     Payment settled = completion.completeClaim(claim, payment.id(), charge);
 
     assertThat(settled).isSameAs(payment);
-    InOrder order = inOrder(payments, entityManager, records);
+    InOrder order = inOrder(payments, entityManager, keys);
     order.verify(payments).recordCharge(payment.id(), charge);
     order.verify(entityManager).flush();
-    order.verify(records).complete(eq(claim), any());
+    order.verify(keys).complete(eq(claim), any());
   }
 }

@@ -3,7 +3,7 @@ package com.banhang.shop.payments.application;
 import com.banhang.idempotency.ClaimedKey;
 
 /** A customer's request to pay an order, with the claim of its Idempotency-Key. */
-public record StartPayment(
+public record StartPaymentCommand(
     String tenantId,
     String orderId,
     long amount,

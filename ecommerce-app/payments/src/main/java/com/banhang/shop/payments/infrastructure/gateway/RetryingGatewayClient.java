@@ -27,10 +27,11 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * Single calls to the processor, bounded by MicroProfile Fault Tolerance (docs/payments.md, "Fault
- * Tolerance on the gateway calls"). For a synchronous method the interceptors nest as Retry, then
- * CircuitBreaker, then Timeout, then Bulkhead, so every try of a retry passes the circuit, gets its
- * own timeout and needs a free place in the bulkhead:
+ * The retrying client of the processor: each call is retried under the same gateway key and bounded
+ * by MicroProfile Fault Tolerance (docs/payments.md, "Fault Tolerance on the gateway calls"). For a
+ * synchronous method the interceptors nest as Retry, then CircuitBreaker, then Timeout, then
+ * Bulkhead, so every try of a retry passes the circuit, gets its own timeout and needs a free place
+ * in the bulkhead:
  *
  * <ul>
  *   <li>{@code @Retry} tries again, under the same gateway key, only after a failure that may be
@@ -48,24 +49,33 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
  * </ul>
  *
  * <p>Override any value with the usual Fault Tolerance properties, e.g. {@code
- * com.banhang.shop.payments.infrastructure.gateway.GatewayCalls/charge/Retry/maxRetries} or {@code
- * .../charge/CircuitBreaker/delay} (docs/configuration.md).
+ * com.banhang.shop.payments.infrastructure.gateway.RetryingGatewayClient/charge/Retry/maxRetries}
+ * or {@code .../charge/CircuitBreaker/delay} (docs/configuration.md).
  *
  * <p>Every failed try fires {@link GatewayCallFailed}, so the operator console sees gateway errors
  * even when a retry hides them from the caller.
  */
 @ApplicationScoped
-public class GatewayCalls {
+public class RetryingGatewayClient {
 
-  private static final Logger LOG = Logger.getLogger(GatewayCalls.class.getName());
+  private static final Logger LOG = Logger.getLogger(RetryingGatewayClient.class.getName());
 
   @Inject @RestClient GatewayChargesClient client;
 
   @Inject Event<GatewayCallFailed> failedCalls;
 
   /**
-   * @param tries told of every request sent and every failed try, so the caller knows whether any
-   *     may have charged, even when Fault Tolerance ends the call
+   * One try of a charge, retried by Fault Tolerance under the same gateway key.
+   *
+   * <p>{@code tally} is this call's side channel ({@link ChargeTryTally}): every try records in it
+   * that it is sending and, if it fails, whether that failure certainly charged nothing. Fault
+   * Tolerance rethrows only the last try's exception, or one of its own that says nothing of the
+   * tries (a timeout, an open circuit, a full bulkhead), and the tries of one call share nothing
+   * but their arguments; so the caller learns whether ANY try may have charged only from the tally
+   * it passed in. Make a new one per call.
+   *
+   * @param tally told of every request sent and every failed try of this call, so the caller knows
+   *     whether any may have charged, even when Fault Tolerance ends the call
    * @throws GatewayChargeMismatchException when the processor answers with a charge that is not
    *     this request's (another amount, currency or order under the same gateway key)
    */
@@ -83,18 +93,18 @@ public class GatewayCalls {
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
   @Timeout(ChargeCallBound.TIMEOUT_MS)
   @Bulkhead(20)
-  public GatewayCharge charge(GatewayChargeRequest request, ChargeTries tries) {
+  public GatewayCharge charge(GatewayChargeRequest request, ChargeTryTally tally) {
     try {
-      return answer(request, send(request, tries));
+      return answer(request, send(request, tally));
     } catch (GatewayCallFailedException e) {
-      tries.failed(e);
+      tally.failed(e);
       fireFailed(GatewayCallFailed.CHARGE, e.mayHaveCharged());
       throw e;
     }
   }
 
-  private Response send(GatewayChargeRequest request, ChargeTries tries) {
-    tries.sending();
+  private Response send(GatewayChargeRequest request, ChargeTryTally tally) {
+    tally.sending();
     try {
       return client.create(
           request.gatewayKey(),
@@ -178,7 +188,7 @@ public class GatewayCalls {
   @Bulkhead(10)
   public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
     try {
-      return lookup(client::findByKey, gatewayKey).map(GatewayCalls::details);
+      return lookup(client::findByKey, gatewayKey).map(RetryingGatewayClient::details);
     } catch (GatewayCallFailedException e) {
       fireFailed(GatewayCallFailed.FIND_BY_KEY, false);
       throw e;
@@ -202,7 +212,7 @@ public class GatewayCalls {
   @Bulkhead(10)
   public Optional<GatewayChargeDetails> findCharge(String chargeId) {
     try {
-      return lookup(client::findById, chargeId).map(GatewayCalls::details);
+      return lookup(client::findById, chargeId).map(RetryingGatewayClient::details);
     } catch (GatewayCallFailedException e) {
       fireFailed(GatewayCallFailed.FIND_CHARGE, false);
       throw e;

@@ -34,7 +34,7 @@ import org.mockito.junit.jupiter.MockitoExtension;
  * which failures fire {@link GatewayCallFailed}.
  */
 @ExtendWith(MockitoExtension.class)
-class GatewayCallsTest {
+class RetryingGatewayClientTest {
 
   private static final GatewayChargeRequest REQUEST =
       new GatewayChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
@@ -42,13 +42,13 @@ class GatewayCallsTest {
   @Mock GatewayChargesClient client;
   @Mock Event<GatewayCallFailed> failedCalls;
 
-  private final GatewayCalls calls = new GatewayCalls();
-  private final ChargeTries tries = new ChargeTries();
+  private final RetryingGatewayClient retryingClient = new RetryingGatewayClient();
+  private final ChargeTryTally tally = new ChargeTryTally();
 
   @BeforeEach
   void wire() {
-    calls.client = client;
-    calls.failedCalls = failedCalls;
+    retryingClient.client = client;
+    retryingClient.failedCalls = failedCalls;
   }
 
   private static Response answer(int status, JsonObject body) {
@@ -78,7 +78,7 @@ class GatewayCallsTest {
     Response found = answer(200, charge("succeeded"));
     when(client.findById("ch_1")).thenReturn(found);
 
-    assertThat(calls.findCharge("ch_1"))
+    assertThat(retryingClient.findCharge("ch_1"))
         .contains(new GatewayChargeDetails("ch_1", true, 1000, "VND", "order-1", "banhang_k"));
     verify(found).close();
     verifyNoInteractions(failedCalls);
@@ -89,7 +89,7 @@ class GatewayCallsTest {
     Response missing = answer(404, null);
     when(client.findById("ch_x")).thenReturn(missing);
 
-    assertThat(calls.findCharge("ch_x")).isEmpty();
+    assertThat(retryingClient.findCharge("ch_x")).isEmpty();
     verifyNoInteractions(failedCalls);
   }
 
@@ -98,7 +98,7 @@ class GatewayCallsTest {
     Response broken = answer(500, null);
     when(client.findById("ch_1")).thenReturn(broken);
 
-    assertThatThrownBy(() -> calls.findCharge("ch_1"))
+    assertThatThrownBy(() -> retryingClient.findCharge("ch_1"))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.FIND_CHARGE, false));
   }
@@ -107,7 +107,7 @@ class GatewayCallsTest {
   void anUnreachableGatewayOnALookupByKeyFiresAFailure() {
     when(client.findByKey("banhang_k")).thenThrow(new ProcessingException("read timed out"));
 
-    assertThatThrownBy(() -> calls.findByKey("banhang_k"))
+    assertThatThrownBy(() -> retryingClient.findByKey("banhang_k"))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.FIND_BY_KEY, false));
   }
@@ -117,11 +117,11 @@ class GatewayCallsTest {
     Response lost = answer(504, null);
     when(client.create(anyString(), any())).thenReturn(lost);
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, true));
-    assertThat(tries.sent()).isEqualTo(1);
-    assertThat(tries.mayHaveCharged()).isTrue();
+    assertThat(tally.sent()).isEqualTo(1);
+    assertThat(tally.mayHaveCharged()).isTrue();
   }
 
   @Test
@@ -129,11 +129,11 @@ class GatewayCallsTest {
     when(client.create(anyString(), any()))
         .thenThrow(new ProcessingException(new ConnectException("refused")));
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, false));
-    assertThat(tries.sent()).isEqualTo(1);
-    assertThat(tries.mayHaveCharged()).isFalse();
+    assertThat(tally.sent()).isEqualTo(1);
+    assertThat(tally.mayHaveCharged()).isFalse();
   }
 
   @Test
@@ -142,9 +142,9 @@ class GatewayCallsTest {
     Response declined = answer(402, charge("declined"));
     when(client.create(anyString(), any())).thenReturn(refused, declined);
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayRefusedException.class);
-    assertThat(calls.charge(REQUEST, tries).succeeded()).isFalse();
+    assertThat(retryingClient.charge(REQUEST, tally).succeeded()).isFalse();
     verifyNoInteractions(failedCalls);
   }
 
@@ -154,9 +154,9 @@ class GatewayCallsTest {
     when(client.create(anyString(), any())).thenReturn(lost);
     doThrow(new IllegalStateException("metrics down")).when(failedCalls).fire(any());
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayCallFailedException.class);
-    assertThat(tries.mayHaveCharged()).isFalse();
+    assertThat(tally.mayHaveCharged()).isFalse();
   }
 
   private static JsonObject chargeOf(long amount, String currency, String orderReference) {
@@ -175,8 +175,8 @@ class GatewayCallsTest {
     Response created = answer(201, charge("succeeded"));
     when(client.create(anyString(), any())).thenReturn(created);
 
-    assertThat(calls.charge(REQUEST, tries).chargeId()).isEqualTo("ch_1");
-    assertThat(tries.mayHaveCharged()).isTrue();
+    assertThat(retryingClient.charge(REQUEST, tally).chargeId()).isEqualTo("ch_1");
+    assertThat(tally.mayHaveCharged()).isTrue();
   }
 
   @Test
@@ -186,13 +186,13 @@ class GatewayCallsTest {
     Response otherOrder = answer(201, chargeOf(1000, "VND", "order-2"));
     when(client.create(anyString(), any())).thenReturn(otherAmount, otherCurrency, otherOrder);
 
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayChargeMismatchException.class)
         .hasMessageContaining("amount 1 instead of 1000");
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayChargeMismatchException.class)
         .hasMessageContaining("currency USD");
-    assertThatThrownBy(() -> calls.charge(REQUEST, tries))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
         .isInstanceOf(GatewayChargeMismatchException.class)
         .hasMessageContaining("order reference order-2");
   }
@@ -200,8 +200,8 @@ class GatewayCallsTest {
   @Test
   void aMismatchedChargeAnswerIsAnUnknownOutcomeForThePort() {
     RestPaymentGateway gateway = new RestPaymentGateway();
-    gateway.calls = mock(GatewayCalls.class);
-    when(gateway.calls.charge(any(), any()))
+    gateway.client = mock(RetryingGatewayClient.class);
+    when(gateway.client.charge(any(), any()))
         .thenThrow(new GatewayChargeMismatchException("not this request's"));
 
     assertThatThrownBy(() -> gateway.charge(REQUEST))
@@ -213,17 +213,17 @@ class GatewayCallsTest {
     Response found = answer(200, chargeOf(1, "VND", "order-1"));
     when(client.findByKey("banhang_k")).thenReturn(found);
 
-    assertThat(calls.findByKey("banhang_k"))
+    assertThat(retryingClient.findByKey("banhang_k"))
         .contains(new GatewayChargeDetails("ch_forged", true, 1, "VND", "order-1", "banhang_k"));
   }
 
   @Test
   void theGatewayPortSaysUnavailableWhenALookupByIdFails() {
     RestPaymentGateway gateway = new RestPaymentGateway();
-    gateway.calls = mock(GatewayCalls.class);
-    when(gateway.calls.findCharge("ch_1"))
+    gateway.client = mock(RetryingGatewayClient.class);
+    when(gateway.client.findCharge("ch_1"))
         .thenThrow(new GatewayCallFailedException("lookup answered 500", true, null));
-    when(gateway.calls.findCharge("ch_2")).thenReturn(Optional.empty());
+    when(gateway.client.findCharge("ch_2")).thenReturn(Optional.empty());
 
     assertThatThrownBy(() -> gateway.findCharge("ch_1"))
         .isInstanceOf(GatewayUnavailableException.class);

@@ -1,10 +1,10 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
-import static com.banhang.shop.payments.api.Fixtures.AMOUNT;
-import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
-import static com.banhang.shop.payments.api.Fixtures.KEY;
-import static com.banhang.shop.payments.api.Fixtures.ORDER;
-import static com.banhang.shop.payments.api.Fixtures.TENANT;
+import static com.banhang.shop.payments.application.Fixtures.AMOUNT;
+import static com.banhang.shop.payments.application.Fixtures.GATEWAY_KEY;
+import static com.banhang.shop.payments.application.Fixtures.KEY;
+import static com.banhang.shop.payments.application.Fixtures.ORDER;
+import static com.banhang.shop.payments.application.Fixtures.TENANT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
@@ -20,11 +20,10 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
+import com.banhang.shop.payments.api.ReconciliationChecked;
+import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayUnavailableException;
-import com.banhang.shop.payments.application.PaymentGateway;
-import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
@@ -40,24 +39,25 @@ import org.mockito.junit.jupiter.MockitoExtension;
 
 /** Which keys a run takes, and what it records and fires per key, against mocked collaborators. */
 @ExtendWith(MockitoExtension.class)
-class ReconciliationTest {
+class DefaultReconciliationTest {
 
   private static final Duration MIN_AGE = Duration.ofMinutes(2);
   private static final int BATCH = 7;
 
-  @Mock IdempotencyKeys records;
+  @Mock IdempotencyKeys keys;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
   @Mock ChargeCompletion completion;
   @Mock Event<ReconciliationChecked> checks;
 
-  private final Reconciliation reconciliation = new Reconciliation();
+  private final DefaultReconciliation reconciliation = new DefaultReconciliation();
   private Payment payment;
 
   @BeforeEach
   void wire() {
-    reconciliation.records = records;
+    reconciliation.keys = keys;
     reconciliation.payments = payments;
+    reconciliation.responses = new PaymentResponses();
     reconciliation.gateway = gateway;
     reconciliation.completion = completion;
     reconciliation.checks = checks;
@@ -67,21 +67,22 @@ class ReconciliationTest {
     payment = Fixtures.pendingPayment();
   }
 
-  private void runFinds(IdempotencyRecord... keys) {
-    when(records.findProcessing(Reconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
-        .thenReturn(List.of(keys));
+  private void runFinds(IdempotencyRecord... found) {
+    when(keys.findProcessing(
+            DefaultReconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
+        .thenReturn(List.of(found));
   }
 
   @Test
   void aRunSkipsKeysParkedForAnOperator() {
     runFinds();
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.examined()).isZero();
-    verify(records)
-        .findProcessing(Reconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
-    verify(records, never()).findProcessing(anyString(), any(), anyInt());
+    verify(keys)
+        .findProcessing(DefaultReconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
+    verify(keys, never()).findProcessing(anyString(), any(), anyInt());
     verifyNoInteractions(checks);
   }
 
@@ -93,15 +94,15 @@ class ReconciliationTest {
     when(payments.attemptOf(claim)).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
     // A stale attempt: the row moved on; the run must not care.
-    when(records.recordCheck(eq(claim), eq("NEEDS_OPERATOR"), anyString())).thenReturn(false);
+    when(keys.recordCheck(eq(claim), eq("NEEDS_OPERATOR"), anyString())).thenReturn(false);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
-    verify(records).recordCheck(eq(claim), eq("NEEDS_OPERATOR"), contains(GATEWAY_KEY));
+    verify(keys).recordCheck(eq(claim), eq("NEEDS_OPERATOR"), contains(GATEWAY_KEY));
     verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
     verify(payments, never()).abandon(anyString());
-    verify(records, never()).release(any());
+    verify(keys, never()).release(any());
   }
 
   @Test
@@ -112,10 +113,10 @@ class ReconciliationTest {
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("connection refused", null));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.GATEWAY_UNREACHABLE, 1);
-    verify(records)
+    verify(keys)
         .recordCheck(
             eq(key.claimedKey()), eq("GATEWAY_UNREACHABLE"), contains("connection refused"));
     verify(checks).fire(new ReconciliationChecked(Outcome.GATEWAY_UNREACHABLE));
@@ -127,10 +128,10 @@ class ReconciliationTest {
         Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(20), null);
     runFinds(key);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
-    verify(records).recordCheck(eq(key.claimedKey()), eq("STILL_RUNNING"), anyString());
+    verify(keys).recordCheck(eq(key.claimedKey()), eq("STILL_RUNNING"), anyString());
     verify(checks).fire(new ReconciliationChecked(Outcome.STILL_RUNNING));
     verifyNoInteractions(payments, gateway, completion);
   }
@@ -148,7 +149,7 @@ class ReconciliationTest {
         Fixtures.processingSeenAt(
             databaseNow, Duration.ofSeconds(10), Duration.ofSeconds(20), false));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
     verifyNoInteractions(payments, gateway, completion);
@@ -162,9 +163,9 @@ class ReconciliationTest {
             databaseNow, Duration.ofMinutes(3), Duration.ofSeconds(-1), false);
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
-    when(records.release(key.claimedKey())).thenReturn(true);
+    when(keys.release(key.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
   }
@@ -178,9 +179,9 @@ class ReconciliationTest {
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
-    when(records.release(key.claimedKey())).thenReturn(true);
+    when(keys.release(key.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
     verify(payments).abandon(payment.id());
@@ -196,11 +197,11 @@ class ReconciliationTest {
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
     verify(payments, never()).abandon(anyString());
-    verify(records, never()).release(any());
+    verify(keys, never()).release(any());
   }
 
   @Test
@@ -209,10 +210,10 @@ class ReconciliationTest {
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenThrow(new IllegalStateException("boom"));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.FAILED, 1);
-    verify(records).recordCheck(eq(key.claimedKey()), eq("FAILED"), contains("boom"));
+    verify(keys).recordCheck(eq(key.claimedKey()), eq("FAILED"), contains("boom"));
     verify(checks).fire(new ReconciliationChecked(Outcome.FAILED));
   }
 
@@ -231,11 +232,11 @@ class ReconciliationTest {
               return payment;
             });
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.CAPTURED));
-    verify(records, never()).recordCheck(any(), anyString(), any());
+    verify(keys, never()).recordCheck(any(), anyString(), any());
   }
 
   @Test
@@ -243,13 +244,13 @@ class ReconciliationTest {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
-    when(records.release(key.claimedKey())).thenReturn(true);
+    when(keys.release(key.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.RELEASED));
-    verify(records, never()).recordCheck(any(), anyString(), any());
+    verify(keys, never()).recordCheck(any(), anyString(), any());
   }
 
   @Test
@@ -258,10 +259,10 @@ class ReconciliationTest {
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
-    when(records.recordCheck(any(), anyString(), anyString()))
+    when(keys.recordCheck(any(), anyString(), anyString()))
         .thenThrow(new IllegalStateException("store down"));
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
@@ -271,7 +272,7 @@ class ReconciliationTest {
   void oneKeyOnRequestIsExaminedWhateverItsAgeAndLastCheck() {
     IdempotencyRecord parked =
         Fixtures.record(RecordStatus.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(parked));
+    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(parked));
     when(payments.attemptOf(parked.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("timeout", null));
@@ -279,37 +280,37 @@ class ReconciliationTest {
     Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
 
     assertThat(outcome).isEqualTo(Outcome.GATEWAY_UNREACHABLE);
-    verify(records).recordCheck(eq(parked.claimedKey()), eq("GATEWAY_UNREACHABLE"), anyString());
+    verify(keys).recordCheck(eq(parked.claimedKey()), eq("GATEWAY_UNREACHABLE"), anyString());
     verify(checks).fire(new ReconciliationChecked(Outcome.GATEWAY_UNREACHABLE));
-    verify(records, never()).findProcessing(anyString(), any(), any(), anyInt());
+    verify(keys, never()).findProcessing(anyString(), any(), any(), anyInt());
   }
 
   @Test
   void oneKeyOnRequestWhoseLeaseRunsIsStillRunning() {
     IdempotencyRecord young =
         Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(25), null);
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(young));
+    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(young));
 
     Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
 
     assertThat(outcome).isEqualTo(Outcome.STILL_RUNNING);
-    verify(records).recordCheck(eq(young.claimedKey()), eq("STILL_RUNNING"), anyString());
+    verify(keys).recordCheck(eq(young.claimedKey()), eq("STILL_RUNNING"), anyString());
     verifyNoInteractions(payments, gateway);
   }
 
   @Test
   void oneKeyOnRequestThatIsNotProcessingChangesNothing() {
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY))
+    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY))
         .thenReturn(
             Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
     assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NOT_PROCESSING);
 
-    when(records.find(TENANT, Reconciliation.OPERATION, "other")).thenReturn(Optional.empty());
+    when(keys.find(TENANT, DefaultReconciliation.OPERATION, "other")).thenReturn(Optional.empty());
     assertThat(reconciliation.reconcileKey(TENANT, "other")).isEqualTo(Outcome.NOT_PROCESSING);
 
-    verify(records, never()).recordCheck(any(), anyString(), any());
-    verify(records, never()).release(any());
+    verify(keys, never()).recordCheck(any(), anyString(), any());
+    verify(keys, never()).release(any());
     verifyNoInteractions(payments, gateway, completion, checks);
   }
 
@@ -323,23 +324,23 @@ class ReconciliationTest {
             new GatewayChargeDetails("ch_3", true, AMOUNT, "VND", "order-2", GATEWAY_KEY));
     for (GatewayChargeDetails charge : forged) {
       IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
-      when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
       when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
       when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
 
       assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NEEDS_OPERATOR);
-      verify(records)
+      verify(keys)
           .recordCheck(eq(key.claimedKey()), eq("NEEDS_OPERATOR"), contains(charge.chargeId()));
     }
-    verify(records).recordCheck(any(), anyString(), contains("its amount is 1,"));
-    verify(records).recordCheck(any(), anyString(), contains("its currency is USD"));
-    verify(records).recordCheck(any(), anyString(), contains("order order-2"));
+    verify(keys).recordCheck(any(), anyString(), contains("its amount is 1,"));
+    verify(keys).recordCheck(any(), anyString(), contains("its currency is USD"));
+    verify(keys).recordCheck(any(), anyString(), contains("order order-2"));
     verify(checks, org.mockito.Mockito.times(3))
         .fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
     verifyNoInteractions(completion);
     verify(payments, never()).abandon(anyString());
-    verify(records, never()).release(any());
-    verify(records, never()).complete(any(), any());
+    verify(keys, never()).release(any());
+    verify(keys, never()).complete(any(), any());
   }
 
   @Test
@@ -357,7 +358,7 @@ class ReconciliationTest {
               return payment;
             });
 
-    assertThat(reconciliation.reconcile().outcomes()).containsEntry(Outcome.DECLINED, 1);
+    assertThat(reconciliation.reconcileDueKeys().outcomes()).containsEntry(Outcome.DECLINED, 1);
   }
 
   @Test
@@ -379,20 +380,19 @@ class ReconciliationTest {
     when(payments.attemptOf(failingGateway.claimedKey())).thenReturn(Optional.of(other));
     when(gateway.findByKey("banhang_gw9")).thenThrow(new IllegalArgumentException("bad answer"));
     when(payments.attemptOf(good.claimedKey())).thenReturn(Optional.empty());
-    when(records.release(good.claimedKey())).thenReturn(true);
+    when(keys.release(good.claimedKey())).thenReturn(true);
 
-    ReconciliationReport report = reconciliation.reconcile();
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.examined()).isEqualTo(4);
     assertThat(report.outcomes())
         .containsEntry(Outcome.FAILED, 3)
         .containsEntry(Outcome.RELEASED, 1);
-    verify(records).release(good.claimedKey());
-    verify(records).recordCheck(eq(unreadable.claimedKey()), eq("FAILED"), anyString());
-    verify(records)
+    verify(keys).release(good.claimedKey());
+    verify(keys).recordCheck(eq(unreadable.claimedKey()), eq("FAILED"), anyString());
+    verify(keys)
         .recordCheck(eq(failingPayment.claimedKey()), eq("FAILED"), contains("cannot decrypt"));
-    verify(records)
-        .recordCheck(eq(failingGateway.claimedKey()), eq("FAILED"), contains("bad answer"));
+    verify(keys).recordCheck(eq(failingGateway.claimedKey()), eq("FAILED"), contains("bad answer"));
     verify(checks, org.mockito.Mockito.times(3)).fire(new ReconciliationChecked(Outcome.FAILED));
   }
 
@@ -400,7 +400,7 @@ class ReconciliationTest {
   void aRunsReportDoesNotListTheOneKeyOutcome() {
     runFinds();
 
-    assertThat(reconciliation.reconcile().outcomes())
+    assertThat(reconciliation.reconcileDueKeys().outcomes())
         .doesNotContainKey(Outcome.NOT_PROCESSING)
         .containsKeys(Outcome.NEEDS_OPERATOR, Outcome.FAILED);
   }

@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
@@ -27,7 +27,7 @@ final class Fixtures {
     Instant now = Instant.now();
     return new IdempotencyRecord(
         TENANT,
-        Reconciliation.OPERATION,
+        DefaultReconciliation.OPERATION,
         key,
         "hash",
         RecordStatus.PROCESSING,
@@ -53,7 +53,7 @@ final class Fixtures {
       Instant databaseNow, Duration age, Duration leaseLeft, boolean outcomeUnknown) {
     return new IdempotencyRecord(
         TENANT,
-        Reconciliation.OPERATION,
+        DefaultReconciliation.OPERATION,
         KEY,
         "hash",
         RecordStatus.PROCESSING,
@@ -75,7 +75,7 @@ final class Fixtures {
     Instant now = Instant.now();
     return new IdempotencyRecord(
         TENANT,
-        Reconciliation.OPERATION,
+        DefaultReconciliation.OPERATION,
         KEY,
         "hash",
         status,

@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyCollection;
@@ -6,7 +6,8 @@ import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
-import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.api.FlaggedLateChargeView;
+import com.banhang.shop.payments.api.FlaggedLateCharges;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import java.util.Collection;
@@ -20,11 +21,11 @@ import org.mockito.junit.jupiter.MockitoExtension;
 
 /** The operator's read of the late charges the sweep flagged (docs/payments.md, "Late charges"). */
 @ExtendWith(MockitoExtension.class)
-class FlaggedLateChargesTest {
+class DefaultFlaggedLateChargesTest {
 
   @Mock PaymentService service;
 
-  private final FlaggedLateCharges flagged = new FlaggedLateCharges();
+  private final DefaultFlaggedLateCharges flagged = new DefaultFlaggedLateCharges();
 
   @BeforeEach
   void wire() {
@@ -93,5 +94,14 @@ class FlaggedLateChargesTest {
     verify(service).countFlaggedLateCharges(asked.capture());
     assertThat(asked.getValue())
         .containsExactlyInAnyOrder(LateCharge.DOUBLE_CHARGE, LateCharge.MISMATCH);
+  }
+
+  @Test
+  void thePublishedFlagsAreTheNamesOfTheDomainsLateCharges() {
+    // The api's constants are the flags a view carries: the domain's names, written out so that
+    // the published api does not depend on the domain model.
+    assertThat(FlaggedLateCharges.DOUBLE_CHARGE).isEqualTo(LateCharge.DOUBLE_CHARGE.name());
+    assertThat(FlaggedLateCharges.MISMATCH).isEqualTo(LateCharge.MISMATCH.name());
+    assertThat(FlaggedLateCharges.DECLINED).isEqualTo(LateCharge.DECLINED.name());
   }
 }

@@ -1,10 +1,10 @@
-package com.banhang.shop.payments.api;
+package com.banhang.shop.payments.application;
 
-import static com.banhang.shop.payments.api.Fixtures.AMOUNT;
-import static com.banhang.shop.payments.api.Fixtures.GATEWAY_KEY;
-import static com.banhang.shop.payments.api.Fixtures.KEY;
-import static com.banhang.shop.payments.api.Fixtures.ORDER;
-import static com.banhang.shop.payments.api.Fixtures.TENANT;
+import static com.banhang.shop.payments.application.Fixtures.AMOUNT;
+import static com.banhang.shop.payments.application.Fixtures.GATEWAY_KEY;
+import static com.banhang.shop.payments.application.Fixtures.KEY;
+import static com.banhang.shop.payments.application.Fixtures.ORDER;
+import static com.banhang.shop.payments.application.Fixtures.TENANT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -18,12 +18,8 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
+import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayUnavailableException;
-import com.banhang.shop.payments.application.PaymentGateway;
-import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
 import java.time.Duration;
@@ -38,23 +34,23 @@ import org.mockito.junit.jupiter.MockitoExtension;
 
 /** The operator's decisions on a payments.charge key, against mocked stores and gateway. */
 @ExtendWith(MockitoExtension.class)
-class PaymentResolutionTest {
+class DefaultPaymentResolutionTest {
 
   private static final String CHARGE = "ch_3kT9qLwV0bYxZ2aP7mNcR1sD";
 
-  @Mock IdempotencyKeys records;
+  @Mock IdempotencyKeys keys;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
   @Mock ChargeCompletion completion;
 
-  private final PaymentResolution resolution = new PaymentResolution();
+  private final DefaultPaymentResolution resolution = new DefaultPaymentResolution();
   private final IdempotencyRecord key = Fixtures.processing(Duration.ofHours(30));
   private final ClaimedKey claim = key.claimedKey();
   private Payment payment;
 
   @BeforeEach
   void wire() {
-    resolution.records = records;
+    resolution.keys = keys;
     resolution.payments = payments;
     resolution.gateway = gateway;
     resolution.completion = completion;
@@ -62,7 +58,7 @@ class PaymentResolutionTest {
   }
 
   private void keyWithAttempt(Payment attempt) {
-    when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
     when(payments.attemptOf(claim)).thenReturn(Optional.ofNullable(attempt));
   }
 
@@ -219,7 +215,7 @@ class PaymentResolutionTest {
 
     @Test
     void aKeyThatIsNoLongerProcessingIsRefused() {
-      when(records.find(TENANT, Reconciliation.OPERATION, KEY))
+      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY))
           .thenReturn(
               Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
@@ -257,7 +253,7 @@ class PaymentResolutionTest {
                 payment.abandon();
                 return payment;
               });
-      when(records.release(claim)).thenReturn(true);
+      when(keys.release(claim)).thenReturn(true);
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
@@ -265,21 +261,21 @@ class PaymentResolutionTest {
       assertThat(result.paymentId()).isEqualTo(payment.id());
       assertThat(result.message()).contains("abandoned").contains("released");
       verify(payments).abandon(payment.id());
-      verify(records).release(claim);
+      verify(keys).release(claim);
       verifyNoInteractions(gateway, completion);
     }
 
     @Test
     void aKeyWithoutAnAttemptIsOnlyReleased() {
       keyWithAttempt(null);
-      when(records.release(claim)).thenReturn(true);
+      when(keys.release(claim)).thenReturn(true);
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
       assertThat(result.result()).isEqualTo(Result.RESOLVED);
       assertThat(result.paymentId()).isNull();
       verify(payments, never()).abandon(anyString());
-      verify(records).release(claim);
+      verify(keys).release(claim);
     }
 
     @Test
@@ -319,13 +315,13 @@ class PaymentResolutionTest {
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
       assertThat(result.result()).isEqualTo(Result.REFUSED);
-      verify(records, never()).release(any());
+      verify(keys, never()).release(any());
     }
 
     @Test
     void aKeyReleasedMeanwhileIsRefused() {
       keyWithAttempt(null);
-      when(records.release(claim)).thenReturn(false);
+      when(keys.release(claim)).thenReturn(false);
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
@@ -335,21 +331,21 @@ class PaymentResolutionTest {
 
     @Test
     void anUnknownKeyIsRefused() {
-      when(records.find(TENANT, Reconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
+      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
       assertThat(result.result()).isEqualTo(Result.REFUSED);
       assertThat(result.message()).contains("has no payments.charge key");
       verifyNoInteractions(payments);
-      verify(records, never()).release(any());
+      verify(keys, never()).release(any());
     }
   }
 
   private void assertNothingChanged() {
     verifyNoInteractions(completion);
     verify(payments, never()).abandon(anyString());
-    verify(records, never()).release(any());
-    verify(records, never()).complete(any(), any());
+    verify(keys, never()).release(any());
+    verify(keys, never()).complete(any(), any());
   }
 }
