@@ -4,10 +4,10 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.StoredResponse;
 
 /**
- * Test-only access to the request's lifecycle, which the library's filter fills, so that an in-container
- * test can call an {@code @Idempotent} CDI method directly, inside a transaction it controls, as if
- * the filter had won the claim. Deployed in the test WAR beside the library jar: same class loader,
- * same package.
+ * Test-only access to the request's lifecycle, which the library's filter fills, so that an
+ * in-container test can call an {@code @Idempotent} CDI method directly, inside a transaction it
+ * controls, as if the filter had won the claim. Deployed in the test WAR beside the library jar:
+ * same class loader, same package.
  */
 public final class InContainerAccess {
 

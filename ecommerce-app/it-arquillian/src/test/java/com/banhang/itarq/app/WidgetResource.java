@@ -1,8 +1,8 @@
 package com.banhang.itarq.app;
 
 import com.banhang.idempotency.ClaimedKey;
-import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.IdempotentRequest;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;

@@ -6,9 +6,9 @@ import static it.com.banhang.shop.ShopApi.newKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.jdbc.SqlServerIdempotencyStore;
+import com.banhang.idempotency.spi.ClaimRequest;
 import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.restassured.response.Response;
 import it.com.banhang.shop.Sandbox;
