@@ -261,6 +261,57 @@ class RequestLifecycleTest {
     assertThat(new String(row.response().body(), UTF_8)).contains("payment-outcome-unknown");
   }
 
+  @Test
+  void rolledBack_toCompleted_aRejectionReturnedInARolledBackTransactionIsStillFinal()
+      throws Exception {
+    admit(policy(SideEffects.LOCAL, true), "alice", "k1", "{}");
+    transactions.begin();
+    gate.executeInTransaction(
+        invocation(() -> Response.status(409).entity("{}".getBytes(UTF_8)).build()));
+    transactions.rollback(); // the claim inside the transaction went with it
+
+    gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
+    assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(row.response().status()).isEqualTo(409);
+  }
+
+  @Test
+  void rolledBack_toClaimLost_whenAnotherAttemptTookTheKeyMeanwhile() throws Exception {
+    Idempotent local = policy(SideEffects.LOCAL, true);
+    settings.localClaim = "before-transaction";
+    admit(local, "alice", "k1", "{}");
+    claimBeforeTransaction();
+    transactions.begin();
+    gate.executeInTransaction(invocation(() -> created("w1")));
+    transactions.rollback();
+    RequestLifecycle first = gate.life;
+    store.advance(Duration.ofMinutes(1));
+    gate.life = new RequestLifecycle();
+    admit(local, "alice", "k1", "{}");
+    assertThat(claimBeforeTransaction()).as("a retry takes the expired lease over").isNull();
+
+    gate.life = first;
+    gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(201).context());
+
+    assertThat(first.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+    assertThat(store.find("alice", "widgets.create", "k1").orElseThrow().attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void claimed_toClaimLost_whenReconciliationSettledTheKeyFirst() throws Exception {
+    admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
+    claimBeforeTransaction();
+    store.release(gate.life.claim()); // reconciliation released it while this request stalled
+
+    gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
+
+    assertThat(gate.life.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+    assertThat(events).extracting(IdempotencyEvent::outcome).doesNotContain(Outcome.RELEASED);
+  }
+
   // ---------------------------------------------------------------- EXECUTING and its ends
 
   @Test
