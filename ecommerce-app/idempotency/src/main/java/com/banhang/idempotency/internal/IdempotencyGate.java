@@ -85,6 +85,26 @@ public class IdempotencyGate {
    * completed key reused with another body. Nothing is written here.
    */
   void admit(Idempotent policy, ContainerRequestContext request) {
+    ClaimRequest claimRequest = keyAndFingerprint(policy, request);
+    if (claimRequest == null) {
+      return; // refused, or no key where one is optional
+    }
+    if (claimsInTransaction(policy) && !settings.localClaimReadFirst()) {
+      // The claim inside the operation's transaction reads the key while it locks it: one round
+      // trip answers a new key and a retry alike, so nothing is read here.
+      life.keyPresented(claimRequest.operation(), expiryOfAClaimMadeNow(claimRequest.ttl()));
+      life.admitted(policy, claimRequest, false);
+      return;
+    }
+    answerFromOneReadOrAdmit(policy, request, claimRequest);
+  }
+
+  /**
+   * Who calls, the key, and the fingerprint of the path and body: the claim this request would
+   * make. Null when the request is refused here (no caller, no key or a bad one, a body that cannot
+   * be fingerprinted) or carries no key where one is optional.
+   */
+  private ClaimRequest keyAndFingerprint(Idempotent policy, ContainerRequestContext request) {
     String operation = policy.operation();
     Duration ttl = settings.ttl(operation, policy.ttl());
     List<String> keyValues = request.getHeaders().get(KEY_HEADER);
@@ -101,7 +121,7 @@ public class IdempotencyGate {
           "this operation needs an authenticated caller: its Idempotency-Key is kept per caller",
           operation,
           expiryOfAClaimMadeNow(ttl));
-      return;
+      return null;
     }
     if (!keyPresented) {
       if (policy.keyRequired()) {
@@ -112,7 +132,7 @@ public class IdempotencyGate {
             operation,
             expiryOfAClaimMadeNow(ttl));
       }
-      return;
+      return null;
     }
 
     String key;
@@ -125,7 +145,7 @@ public class IdempotencyGate {
           e.getMessage(),
           operation,
           expiryOfAClaimMadeNow(ttl));
-      return;
+      return null;
     }
     String fingerprint;
     try {
@@ -139,33 +159,33 @@ public class IdempotencyGate {
       // The key was parsed, so the answer states its expiry.
       life.keyPresented(operation, expiryWithoutAClaim(tenant, operation, key, ttl));
       refuse(request, e.problem(), e.getMessage(), operation, life.expiresAt());
-      return;
+      return null;
     }
-    ClaimRequest claimRequest =
-        new ClaimRequest(
-            tenant,
-            operation,
-            key,
-            fingerprint,
-            settings.lease(),
-            ttl,
-            policy.sideEffects() == SideEffects.LOCAL);
+    return new ClaimRequest(
+        tenant,
+        operation,
+        key,
+        fingerprint,
+        settings.lease(),
+        ttl,
+        policy.sideEffects() == SideEffects.LOCAL);
+  }
 
-    if (claimsInTransaction(policy) && !settings.localClaimReadFirst()) {
-      // The claim inside the operation's transaction reads the key while it locks it: one round
-      // trip answers a new key and a retry alike, so nothing is read here.
-      life.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
-      life.admitted(policy, claimRequest, false);
-      return;
-    }
+  /**
+   * One primary-key read answers a completed, unexpired key (a replay, or 422 for another
+   * fingerprint) before binding, validation and any transaction; every other request is admitted.
+   */
+  private void answerFromOneReadOrAdmit(
+      Idempotent policy, ContainerRequestContext request, ClaimRequest claimRequest) {
+    String operation = claimRequest.operation();
     long readStarted = System.nanoTime();
     IdempotencyRecord existing;
     try {
       // Fast path for retries: a completed, unexpired key is answered from one primary-key read,
       // before any write. New keys still go through the claim, the only arbiter of ownership.
-      existing = store.find(tenant, operation, key).orElse(null);
+      existing = store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
     } catch (IdempotencyStoreUnavailableException e) {
-      life.keyPresented(operation, expiryOfAClaimMadeNow(ttl));
+      life.keyPresented(operation, expiryOfAClaimMadeNow(claimRequest.ttl()));
       request.abortWith(unavailable(operation, e, since(readStarted)));
       life.answered();
       return;
@@ -178,7 +198,7 @@ public class IdempotencyGate {
       return;
     }
     // Only a key with no row yet would add a row: that is what the new-key limit counts.
-    life.keyPresented(operation, expiryOf(existing, ttl));
+    life.keyPresented(operation, expiryOf(existing, claimRequest.ttl()));
     life.admitted(policy, claimRequest, existing == null);
   }
 
