@@ -1,0 +1,226 @@
+package com.banhang.storm;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The seed's storm on a real server: every intent creates an order and pays it, each request under
+ * a key of its own that every retry keeps, while the gateway sandbox is slow, loses answers after
+ * charging, loses requests and fails before charging. Afterwards the faults are lifted, the shop is
+ * given time to settle what it left open (reconciliation runs, as an operator would run it), and
+ * the gateway's own counts are compared with what the clients were told.
+ *
+ * <p>Seeded: the faults (the sandbox's seed) and each client's retry waits repeat; the keys and
+ * SKUs are new on every run, so that a second run against the same database is a new storm, not a
+ * replay of the first.
+ */
+public final class Storm {
+
+  private static final long UNIT_PRICE = 100_000;
+
+  private final StormSettings settings;
+  private final RetryingClient client;
+  private final String runId = UUID.randomUUID().toString().substring(0, 8);
+
+  public Storm(StormSettings settings) {
+    this.settings = settings;
+    this.client = new RetryingClient(settings.clientTimeout(), settings.giveUpAfter());
+  }
+
+  /** One intent's story, as its client saw it. */
+  private record Intent(
+      String user, String orderId, int orders, int payStatus, boolean abandoned) {}
+
+  public StormReport run(String label) throws IOException, InterruptedException {
+    long started = System.nanoTime();
+    setFaults(settings.faults().json(settings.seed()));
+    List<Intent> intents = new ArrayList<>();
+    ExecutorService customers = Executors.newFixedThreadPool(settings.concurrency());
+    try {
+      List<Future<Intent>> running = new ArrayList<>();
+      for (int i = 0; i < settings.intents(); i++) {
+        int n = i;
+        running.add(customers.submit(() -> intent(n)));
+      }
+      for (Future<Intent> intent : running) {
+        try {
+          intents.add(intent.get());
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException("an intent failed in the driver itself", e.getCause());
+        }
+      }
+    } finally {
+      customers.shutdownNow();
+      setFaults(null);
+    }
+    int processingLeft = settle();
+    return report(label, intents, processingLeft, Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  /** One customer: an order, then its payment, each retried under its own key. */
+  private Intent intent(int n) {
+    Random random = new Random(settings.seed() * 1_000_003L + n);
+    String user = settings.customers().get(n % settings.customers().size());
+    String password = user + settings.passwordSuffix();
+    long quantity = 1 + random.nextInt(3);
+    String order =
+        "{\"currency\":\"VND\",\"items\":[{\"sku\":\"STORM-"
+            + runId
+            + "-"
+            + n
+            + "\",\"quantity\":"
+            + quantity
+            + ",\"unitPrice\":"
+            + UNIT_PRICE
+            + "}]}";
+    RetryingClient.Outcome created =
+        client.post(
+            settings.shopUrl() + "/api/v1/orders", user, password, key(n, 0), order, random);
+    if (created.status() != 201) {
+      return new Intent(user, null, 0, 0, created.abandoned());
+    }
+    String orderId = json(created.body()).getString("id");
+    String payment =
+        "{\"amount\":"
+            + quantity * UNIT_PRICE
+            + ",\"currency\":\"VND\",\"paymentMethod\":\"pm_card_ok\"}";
+    RetryingClient.Outcome paid =
+        client.post(
+            settings.shopUrl() + "/api/v1/orders/" + orderId + "/payments",
+            user,
+            password,
+            key(n, 1),
+            payment,
+            random);
+    return new Intent(user, orderId, 1, paid.status(), paid.abandoned());
+  }
+
+  /**
+   * The key of request {@code which} of intent {@code n}: new per run, the same for every retry.
+   */
+  private String key(int n, int which) {
+    return UUID.nameUUIDFromBytes((runId + "/" + n + "/" + which).getBytes()).toString();
+  }
+
+  /**
+   * Lets the shop settle the keys the storm left open: runs reconciliation, as an operator can,
+   * until no key is processing or the settle period is over.
+   *
+   * @return the keys still processing at the end
+   */
+  private int settle() throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + settings.settle().toNanos();
+    int processing;
+    do {
+      client.send(
+          "POST",
+          settings.shopUrl() + "/api/v1/admin/reconciliations?minAge=PT0S",
+          settings.operator(),
+          settings.operator() + settings.passwordSuffix(),
+          "{}");
+      processing = processingKeys();
+      if (processing == 0) {
+        return 0;
+      }
+      Thread.sleep(2_000);
+    } while (System.nanoTime() < deadline);
+    return processing;
+  }
+
+  private int processingKeys() throws IOException, InterruptedException {
+    String page =
+        client.get(
+            settings.shopUrl() + "/api/v1/admin/stuck-operations?minAge=PT0S&limit=1",
+            settings.operator(),
+            settings.operator() + settings.passwordSuffix());
+    return page == null ? -1 : json(page).getInt("total");
+  }
+
+  private StormReport report(String label, List<Intent> intents, int processingLeft, Duration took)
+      throws IOException, InterruptedException {
+    String stats = client.get(settings.sandboxUrl() + "/v1/stats", null, null);
+    JsonObject byOrder = json(stats).getJsonObject("byOrderReference");
+    int created = 0;
+    int captured = 0;
+    int declined = 0;
+    int abandoned = 0;
+    long charges = 0;
+    int twice = 0;
+    int capturedNotOnce = 0;
+    int paidNeverCharged = 0;
+    int chargedNotPaid = 0;
+    for (Intent intent : intents) {
+      abandoned += intent.abandoned() ? 1 : 0;
+      if (intent.orderId() == null) {
+        continue;
+      }
+      created++;
+      long charged =
+          byOrder.containsKey(intent.orderId())
+              ? byOrder.getJsonNumber(intent.orderId()).longValue()
+              : 0;
+      charges += charged;
+      twice += charged >= 2 ? 1 : 0;
+      if (intent.payStatus() == 201) {
+        captured++;
+        capturedNotOnce += charged == 1 ? 0 : 1;
+      }
+      declined += intent.payStatus() == 402 ? 1 : 0;
+      boolean paid = "PAID".equals(orderStatus(intent));
+      paidNeverCharged += paid && charged == 0 ? 1 : 0;
+      chargedNotPaid += !paid && charged > 0 ? 1 : 0;
+    }
+    return new StormReport(
+        label,
+        intents.size(),
+        client.requestsSent(),
+        client.histogram(),
+        created,
+        captured,
+        declined,
+        abandoned,
+        charges,
+        twice,
+        capturedNotOnce,
+        paidNeverCharged,
+        chargedNotPaid,
+        processingLeft,
+        took);
+  }
+
+  private String orderStatus(Intent intent) throws IOException, InterruptedException {
+    String order =
+        client.get(
+            settings.shopUrl() + "/api/v1/orders/" + intent.orderId(),
+            intent.user(),
+            intent.user() + settings.passwordSuffix());
+    return order == null ? null : json(order).getString("status");
+  }
+
+  private void setFaults(String json) throws IOException, InterruptedException {
+    int status =
+        json == null
+            ? client.send("DELETE", settings.sandboxUrl() + "/v1/faults", null, null, null)
+            : client.send("PUT", settings.sandboxUrl() + "/v1/faults", null, null, json);
+    if (status != 200) {
+      throw new IllegalStateException("the sandbox refused its fault settings: " + status);
+    }
+  }
+
+  private static JsonObject json(String body) {
+    try (JsonReader reader = Json.createReader(new StringReader(body))) {
+      return reader.readObject();
+    }
+  }
+}

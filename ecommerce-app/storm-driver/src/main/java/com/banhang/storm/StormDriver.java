@@ -1,0 +1,66 @@
+package com.banhang.storm;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The storm from the command line, against a running shop:
+ *
+ * <pre>
+ * mvn -q -pl ecommerce-app/storm-driver exec:java -Dexec.args="--intents 1000"
+ * </pre>
+ *
+ * <p>Options (defaults: the development server of the README's run command): {@code --shop URL},
+ * {@code --sandbox URL}, {@code --intents N}, {@code --concurrency N}, {@code --seed N}, {@code
+ * --customers alice,bob}, {@code --password-suffix -secret}, {@code --operator operator}, {@code
+ * --client-timeout-ms 1500}, {@code --give-up-s 60}, {@code --settle-s 120}, {@code --label text}.
+ * Prints the table; exits 1 when an order was charged twice or a captured payment was not charged
+ * exactly once, 2 on a bad option.
+ */
+public final class StormDriver {
+
+  private StormDriver() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        System.err.println("expected --option value, got " + args[i]);
+        System.exit(2);
+      }
+      options.put(args[i].substring(2), args[i + 1]);
+    }
+    if (args.length % 2 != 0) {
+      System.err.println("every option needs a value: " + Arrays.toString(args));
+      System.exit(2);
+    }
+    StormSettings d = StormSettings.defaults();
+    StormSettings settings =
+        new StormSettings(
+            options.getOrDefault("shop", d.shopUrl()),
+            options.getOrDefault("sandbox", d.sandboxUrl()),
+            Integer.parseInt(options.getOrDefault("intents", "" + d.intents())),
+            Integer.parseInt(options.getOrDefault("concurrency", "" + d.concurrency())),
+            Long.parseLong(options.getOrDefault("seed", "" + d.seed())),
+            options.containsKey("customers")
+                ? List.of(options.get("customers").split(","))
+                : d.customers(),
+            options.getOrDefault("password-suffix", d.passwordSuffix()),
+            options.getOrDefault("operator", d.operator()),
+            Duration.ofMillis(
+                Long.parseLong(
+                    options.getOrDefault("client-timeout-ms", "" + d.clientTimeout().toMillis()))),
+            Duration.ofSeconds(
+                Long.parseLong(
+                    options.getOrDefault("give-up-s", "" + d.giveUpAfter().toSeconds()))),
+            Duration.ofSeconds(
+                Long.parseLong(options.getOrDefault("settle-s", "" + d.settle().toSeconds()))),
+            d.faults());
+    StormReport report = new Storm(settings).run(options.getOrDefault("label", "claim-first"));
+    System.out.print(report.table());
+    System.exit(report.ok() ? 0 : 1);
+  }
+}
