@@ -160,6 +160,7 @@ public final class Storm {
     int capturedNotOnce = 0;
     int paidNeverCharged = 0;
     int chargedNotPaid = 0;
+    int chargedNotTold = 0;
     for (Intent intent : intents) {
       abandoned += intent.abandoned() ? 1 : 0;
       if (intent.orderId() == null) {
@@ -177,6 +178,7 @@ public final class Storm {
         capturedNotOnce += charged == 1 ? 0 : 1;
       }
       declined += intent.payStatus() == 402 ? 1 : 0;
+      chargedNotTold += charged > 0 && intent.payStatus() != 201 ? 1 : 0;
       boolean paid = "PAID".equals(orderStatus(intent));
       paidNeverCharged += paid && charged == 0 ? 1 : 0;
       chargedNotPaid += !paid && charged > 0 ? 1 : 0;
@@ -195,6 +197,7 @@ public final class Storm {
         capturedNotOnce,
         paidNeverCharged,
         chargedNotPaid,
+        chargedNotTold,
         processingLeft,
         took);
   }

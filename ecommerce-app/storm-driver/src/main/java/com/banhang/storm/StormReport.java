@@ -20,6 +20,8 @@ import java.util.Map;
  *     charge exactly once
  * @param paidButNeverCharged orders the shop shows PAID that the gateway never charged
  * @param chargedButNotPaid orders the gateway charged that the shop does not show PAID
+ * @param chargedButNotTold orders the gateway charged whose customer was never told "captured" (the
+ *     client gave up, or got a final answer other than 201)
  * @param processingKeysLeft keys still processing after the settle period
  * @param took the storm's duration, settling included
  */
@@ -37,6 +39,7 @@ public record StormReport(
     int capturedNotChargedOnce,
     int paidButNeverCharged,
     int chargedButNotPaid,
+    int chargedButNotTold,
     int processingKeysLeft,
     Duration took) {
 
@@ -61,6 +64,7 @@ public record StormReport(
     row(out, "captured answers not charged exactly once", capturedNotChargedOnce);
     row(out, "orders paid but never charged", paidButNeverCharged);
     row(out, "orders charged but not paid", chargedButNotPaid);
+    row(out, "orders charged, customer never told", chargedButNotTold);
     row(out, "processing keys left after settling", processingKeysLeft);
     row(out, "took", took.toSeconds() + " s");
     row(out, "verdict", ok() ? "PASS" : "FAIL: a customer was charged twice or wrongly");

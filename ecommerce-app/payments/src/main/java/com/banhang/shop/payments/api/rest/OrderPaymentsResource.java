@@ -28,6 +28,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import java.util.UUID;
 
 /** {@code /api/v1/orders/{orderId}/payments}: paying an order ({@code payments.charge}). */
 @Path("/v1/orders/{orderId}/payments")
@@ -59,8 +60,7 @@ public class OrderPaymentsResource {
       outcomeUnknownProblem = OUTCOME_UNKNOWN)
   public Response pay(
       @PathParam("orderId") String orderId, @NotNull @Valid PayOrderRequest request) {
-    ClaimedKey claim =
-        idempotentRequest.claim().orElseThrow(() -> new IllegalStateException("no claimed key"));
+    ClaimedKey claim = idempotentRequest.claim().orElseGet(this::unprotectedRequest);
     StartPaymentCommand command =
         new StartPaymentCommand(
             tenant(),
@@ -94,6 +94,18 @@ public class OrderPaymentsResource {
       // orphan the PENDING attempt. Leave it to reconciliation, which asks the gateway again.
       throw unknown(payment, "payment %s was answered by the gateway but not recorded", e);
     }
+  }
+
+  /**
+   * A request the library did not claim, which happens only under the comparison-only switch
+   * (idempotency.operations.payments.charge.mode=off, or optional without a key): every request is
+   * then its own intent, with a gateway key of its own, as a shop without idempotency would pay. It
+   * exists to measure what idempotency prevents (docs/proof.md); the shop logs that mode at SEVERE
+   * when it starts, and its readiness check stays down unless the mode is acknowledged
+   * (docs/configuration.md, "Comparison-only switch").
+   */
+  private ClaimedKey unprotectedRequest() {
+    return new ClaimedKey(tenant(), "payments.charge", "unprotected-" + UUID.randomUUID(), 1);
   }
 
   /** Certainly not charged; if even that cannot be recorded, reconciliation will find out. */
