@@ -15,8 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The seed's storm on a real server: every intent creates an order and pays it, each request under
- * a key of its own that every retry keeps, while the gateway sandbox is slow, loses answers after
+ * The retry storm on a real server: every intent creates an order and pays it, each request under a
+ * key of its own that every retry keeps, while the gateway sandbox is slow, loses answers after
  * charging, loses requests and fails before charging. Afterwards the faults are lifted, the shop is
  * given time to settle what it left open (reconciliation runs, as an operator would run it), and
  * the gateway's own counts are compared with what the clients were told.

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * One storm's settings; {@link #defaults()} is the seed's storm (1,000 intents, about 5% slow
- * calls, 3% lost answers, 2% lost requests, 2% failures before charging).
+ * One storm's settings; {@link #defaults()} is the storm of docs/proof.md (1,000 intents, about 5%
+ * slow calls, 3% lost answers, 2% lost requests, 2% failures before charging).
  *
  * @param shopUrl the shop's base URL, e.g. {@code http://localhost:9080}
  * @param sandboxUrl the gateway sandbox's base URL (its {@code /v1/faults} and {@code /v1/stats})
@@ -47,8 +47,8 @@ public record StormSettings(
       double loseRequestProbability,
       double errorBeforeChargeProbability) {
 
-    /** The seed's shares. */
-    public static GatewayFaults seed() {
+    /** The shares docs/proof.md measures with. */
+    public static GatewayFaults standard() {
       return new GatewayFaults(0.05, 2_500, 0.03, 0.02, 0.02);
     }
 
@@ -84,7 +84,7 @@ public record StormSettings(
         Duration.ofMillis(1_500),
         Duration.ofSeconds(60),
         Duration.ofSeconds(120),
-        GatewayFaults.seed());
+        GatewayFaults.standard());
   }
 
   public StormSettings withUrls(String shop, String sandbox) {
