@@ -3,13 +3,16 @@ package com.banhang.storm;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,7 +34,10 @@ public final class Storm {
 
   private final StormSettings settings;
   private final RetryingClient client;
+  private static final int PAGE = 500;
+
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
+  private final Set<String> keys = ConcurrentHashMap.newKeySet();
 
   public Storm(StormSettings settings) {
     this.settings = settings;
@@ -110,7 +116,9 @@ public final class Storm {
    * The key of request {@code which} of intent {@code n}: new per run, the same for every retry.
    */
   private String key(int n, int which) {
-    return UUID.nameUUIDFromBytes((runId + "/" + n + "/" + which).getBytes()).toString();
+    String key = UUID.nameUUIDFromBytes((runId + "/" + n + "/" + which).getBytes()).toString();
+    keys.add(key);
+    return key;
   }
 
   /**
@@ -146,13 +154,34 @@ public final class Storm {
     return processing;
   }
 
+  /**
+   * This storm's keys still processing: other clients of the same shop (an earlier storm, a test
+   * that parks a key for an operator) may have their own, which are not this storm's to settle.
+   */
   private int processingKeys() throws IOException, InterruptedException {
-    String page =
-        client.get(
-            settings.shopUrl() + "/api/v1/admin/stuck-operations?minAge=PT0S&limit=1",
-            settings.operator(),
-            settings.operator() + settings.passwordSuffix());
-    return page == null ? -1 : json(page).getInt("total");
+    int mine = 0;
+    for (int offset = 0; ; offset += PAGE) {
+      String page =
+          client.get(
+              settings.shopUrl()
+                  + "/api/v1/admin/stuck-operations?minAge=PT0S&limit="
+                  + PAGE
+                  + "&offset="
+                  + offset,
+              settings.operator(),
+              settings.operator() + settings.passwordSuffix());
+      if (page == null) {
+        return -1; // the operator API did not answer: unknown, never "settled"
+      }
+      JsonObject json = json(page);
+      for (JsonValue item : json.getJsonArray("items")) {
+        String key = item.asJsonObject().getJsonObject("ref").getString("key");
+        mine += keys.contains(key) ? 1 : 0;
+      }
+      if (offset + PAGE >= json.getInt("total")) {
+        return mine;
+      }
+    }
   }
 
   private StormReport report(String label, List<Intent> intents, int processingLeft, Duration took)

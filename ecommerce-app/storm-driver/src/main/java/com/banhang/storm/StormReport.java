@@ -22,7 +22,8 @@ import java.util.Map;
  * @param chargedButNotPaid orders the gateway charged that the shop does not show PAID
  * @param chargedButNotTold orders the gateway charged whose customer was never told "captured" (the
  *     client gave up, or got a final answer other than 201)
- * @param processingKeysLeft keys still processing after the settle period
+ * @param processingKeysLeft this storm's keys still processing after the settle period (-1: the
+ *     operator API could not be asked)
  * @param took the storm's duration, settling included
  */
 public record StormReport(
