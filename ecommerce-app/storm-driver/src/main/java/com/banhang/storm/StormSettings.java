@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param shopUrl the shop's base URL, e.g. {@code http://localhost:9080}
  * @param sandboxUrl the gateway sandbox's base URL (its {@code /v1/faults} and {@code /v1/stats})
- * @param customers user names; each password is {@code <name>-secret} unless {@code passwords} says
+ * @param customers user names; each one's password is the name followed by {@code passwordSuffix}
  * @param passwordSuffix appended to a user name to make its password (the development users')
  * @param operator the operator user that lists stuck keys and runs reconciliation while settling
  * @param clientTimeout how long the customer's app waits for one answer before it retries

@@ -49,6 +49,15 @@ final class GateFixtures {
 
   /** An {@code @Idempotent} on {@code operation}: 24 h, key required, "outcome-unknown". */
   static Idempotent policy(String operation, SideEffects sideEffects) {
+    return policy(operation, sideEffects, true, "outcome-unknown");
+  }
+
+  /** An {@code @Idempotent} on {@code operation} of 24 h. */
+  static Idempotent policy(
+      String operation,
+      SideEffects sideEffects,
+      boolean keyRequired,
+      String outcomeUnknownProblem) {
     return new Idempotent() {
       @Override
       public Class<? extends Annotation> annotationType() {
@@ -67,7 +76,7 @@ final class GateFixtures {
 
       @Override
       public boolean keyRequired() {
-        return true;
+        return keyRequired;
       }
 
       @Override
@@ -77,7 +86,7 @@ final class GateFixtures {
 
       @Override
       public String outcomeUnknownProblem() {
-        return "outcome-unknown";
+        return outcomeUnknownProblem;
       }
     };
   }

@@ -19,7 +19,6 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.Response;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -191,9 +190,7 @@ class RequestLifecycleTest {
   void remote_claimedFirst_completesItselfInItsRecordingTransaction() throws Exception {
     admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
-    DefaultIdempotentRequest request = new DefaultIdempotentRequest();
-    request.life = gate.life;
-    request.gate = gate;
+    DefaultIdempotentRequest request = currentRequest();
     assertThat(request.claim()).isPresent();
 
     Object answer =
@@ -235,9 +232,7 @@ class RequestLifecycleTest {
   void rolledBack_toOutcomeUnknown_whenARemoteRecordingFailsAfterTheCall() throws Exception {
     admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
     claimBeforeTransaction();
-    DefaultIdempotentRequest request = new DefaultIdempotentRequest();
-    request.life = gate.life;
-    request.gate = gate;
+    DefaultIdempotentRequest request = currentRequest();
 
     assertThatThrownBy(
             () ->
@@ -442,6 +437,14 @@ class RequestLifecycleTest {
     return request.aborted;
   }
 
+  /** What a remote operation injects as its {@code IdempotentRequest}, for this request. */
+  private DefaultIdempotentRequest currentRequest() {
+    DefaultIdempotentRequest request = new DefaultIdempotentRequest();
+    request.life = gate.life;
+    request.gate = gate;
+    return request;
+  }
+
   /** The first interceptor, before any transaction; null when the method would run. */
   private Object claimBeforeTransaction() throws Exception {
     return gate.claimBeforeTransaction(invocation(() -> null));
@@ -488,37 +491,8 @@ class RequestLifecycleTest {
   }
 
   private static Idempotent policy(SideEffects sideEffects, boolean keyRequired) {
-    return new Idempotent() {
-      @Override
-      public Class<? extends Annotation> annotationType() {
-        return Idempotent.class;
-      }
-
-      @Override
-      public String operation() {
-        return "widgets.create";
-      }
-
-      @Override
-      public String ttl() {
-        return "PT24H";
-      }
-
-      @Override
-      public boolean keyRequired() {
-        return keyRequired;
-      }
-
-      @Override
-      public SideEffects sideEffects() {
-        return sideEffects;
-      }
-
-      @Override
-      public String outcomeUnknownProblem() {
-        return "payment-outcome-unknown";
-      }
-    };
+    return GateFixtures.policy(
+        "widgets.create", sideEffects, keyRequired, "payment-outcome-unknown");
   }
 
   /** A response on its way out, as the response filter sees it. */
