@@ -9,6 +9,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,6 +65,22 @@ final class RetryingClient {
 
   /** POSTs {@code body} under {@code key} until a final answer or the deadline. */
   Outcome post(String url, String user, String password, String key, String body, Random jitter) {
+    return post(List.of(url), 0, user, password, key, body, jitter);
+  }
+
+  /**
+   * POSTs {@code body} under {@code key} until a final answer or the deadline; the first try goes
+   * to {@code urls[first]}, and each retry to the next URL, as a balancer may send it to another
+   * node.
+   */
+  Outcome post(
+      List<String> urls,
+      int first,
+      String user,
+      String password,
+      String key,
+      String body,
+      Random jitter) {
     long deadline = System.nanoTime() + giveUpAfter.toNanos();
     Duration bound = FIRST_BACKOFF;
     int tries = 0;
@@ -71,8 +88,9 @@ final class RetryingClient {
       tries++;
       Duration retryAfter = Duration.ZERO;
       try {
+        String url = urls.get((first + tries - 1) % urls.size());
         HttpResponse<String> response = http.send(request(url, user, password, key, body), text());
-        count(Integer.toString(response.statusCode()));
+        count(label(response));
         if (isFinal(response.statusCode())) {
           return new Outcome(response.statusCode(), response.body(), tries);
         }
@@ -109,6 +127,13 @@ final class RetryingClient {
   /** Sends {@code body} once with {@code method}; the status. */
   int send(String method, String url, String user, String password, String body)
       throws IOException, InterruptedException {
+    return exchange(method, url, user, password, body).statusCode();
+  }
+
+  /** Sends {@code body} once with {@code method}; the answer. */
+  HttpResponse<String> exchange(
+      String method, String url, String user, String password, String body)
+      throws IOException, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(60))
@@ -121,7 +146,7 @@ final class RetryingClient {
     if (user != null) {
       request.header("Authorization", basic(user, password));
     }
-    return http.send(request.build(), text()).statusCode();
+    return http.send(request.build(), text());
   }
 
   long requestsSent() {
@@ -133,6 +158,29 @@ final class RetryingClient {
     Map<String, Long> copy = new java.util.TreeMap<>();
     statuses.forEach((status, n) -> copy.put(status, n.get()));
     return copy;
+  }
+
+  /**
+   * The histogram's name for an answer: its status, with what is missing from a 5xx the contract
+   * answers as a problem with Retry-After ("503 without Retry-After", "500 not a problem").
+   */
+  static String label(HttpResponse<String> response) {
+    int status = response.statusCode();
+    if (status < 500) {
+      return Integer.toString(status);
+    }
+    boolean problem =
+        response
+            .headers()
+            .firstValue("Content-Type")
+            .map(type -> type.startsWith("application/problem+json"))
+            .orElse(false);
+    if (!problem) {
+      return status + " not a problem";
+    }
+    return response.headers().firstValue("Retry-After").isPresent()
+        ? Integer.toString(status)
+        : status + " without Retry-After";
   }
 
   /** Final: success, a decline, or a refusal that another try would not change. */

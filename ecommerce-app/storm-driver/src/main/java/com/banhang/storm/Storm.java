@@ -1,6 +1,7 @@
 package com.banhang.storm;
 
 import jakarta.json.Json;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
@@ -9,6 +10,7 @@ import java.io.StringReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -70,8 +72,8 @@ public final class Storm {
       customers.shutdownNow();
       setFaults(null);
     }
-    int processingLeft = settle();
-    return report(label, intents, processingLeft, Duration.ofNanos(System.nanoTime() - started));
+    Settling settling = settle();
+    return report(label, intents, settling, Duration.ofNanos(System.nanoTime() - started));
   }
 
   /** One customer: an order, then its payment, each retried under its own key. */
@@ -91,8 +93,7 @@ public final class Storm {
             + UNIT_PRICE
             + "}]}";
     RetryingClient.Outcome created =
-        client.post(
-            settings.shopUrl() + "/api/v1/orders", user, password, key(n, 0), order, random);
+        client.post(onEveryNode("/api/v1/orders"), n, user, password, key(n, 0), order, random);
     if (created.status() != 201) {
       return new Intent(user, null, 0, 0, created.abandoned());
     }
@@ -103,13 +104,19 @@ public final class Storm {
             + ",\"currency\":\"VND\",\"paymentMethod\":\"pm_card_ok\"}";
     RetryingClient.Outcome paid =
         client.post(
-            settings.shopUrl() + "/api/v1/orders/" + orderId + "/payments",
+            onEveryNode("/api/v1/orders/" + orderId + "/payments"),
+            n + 1,
             user,
             password,
             key(n, 1),
             payment,
             random);
     return new Intent(user, orderId, 1, paid.status(), paid.abandoned());
+  }
+
+  /** {@code path} on each node, in the nodes' order. */
+  private List<String> onEveryNode(String path) {
+    return settings.shopUrls().stream().map(node -> node + path).toList();
   }
 
   /**
@@ -123,42 +130,96 @@ public final class Storm {
 
   /**
    * Lets the shop settle the keys the storm left open: runs reconciliation and the late-charge
-   * sweep, as an operator can, until no key is processing or the settle period is over.
-   *
-   * @return the keys still processing at the end
+   * sweep, as an operator can, on every node at the same moment, until no key of this storm is
+   * processing or the settle period is over. Every run's outcomes are added up, so that the report
+   * can show that the nodes settled no key twice.
    */
-  private int settle() throws IOException, InterruptedException {
+  private Settling settle() throws IOException, InterruptedException {
     long deadline = System.nanoTime() + settings.settle().toNanos();
-    int processing;
-    do {
-      String operatorPassword = settings.operator() + settings.passwordSuffix();
-      client.send(
-          "POST",
-          settings.shopUrl() + "/api/v1/admin/reconciliations?minAge=PT0S",
-          settings.operator(),
-          operatorPassword,
-          "{}");
-      // An attempt abandoned as "not charged" whose charge landed anyway (a crash can leave one).
-      client.send(
-          "POST",
-          settings.shopUrl() + "/api/v1/admin/reconciliations/late-charges",
-          settings.operator(),
-          operatorPassword,
-          "{}");
-      processing = processingKeys();
-      if (processing == 0) {
-        return 0;
-      }
-      Thread.sleep(2_000);
-    } while (System.nanoTime() < deadline);
-    return processing;
+    Listing before = processingKeys();
+    Settling settling = new Settling(before.total());
+    ExecutorService nodes = Executors.newFixedThreadPool(settings.shopUrls().size());
+    try {
+      Listing now;
+      do {
+        List<Future<?>> runs = new ArrayList<>();
+        for (String node : settings.shopUrls()) {
+          runs.add(nodes.submit(() -> settleOnce(node, settling)));
+        }
+        for (Future<?> run : runs) {
+          try {
+            run.get();
+          } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a settling run failed in the driver", e.getCause());
+          }
+        }
+        now = processingKeys();
+        if (now.mine() == 0) {
+          break;
+        }
+        Thread.sleep(2_000);
+      } while (System.nanoTime() < deadline);
+      settling.processingLeft = now.mine();
+      return settling;
+    } finally {
+      nodes.shutdownNow();
+    }
   }
+
+  /** One reconciliation run and one late-charge sweep on {@code node}, their outcomes counted. */
+  private Void settleOnce(String node, Settling settling) throws IOException, InterruptedException {
+    String operatorPassword = settings.operator() + settings.passwordSuffix();
+    settling.add(
+        settling.reconciliation,
+        client.exchange(
+            "POST",
+            node + "/api/v1/admin/reconciliations?minAge=PT0S",
+            settings.operator(),
+            operatorPassword,
+            "{}"));
+    // An attempt abandoned as "not charged" whose charge landed anyway (a crash can leave one).
+    settling.add(
+        settling.lateCharges,
+        client.exchange(
+            "POST",
+            node + "/api/v1/admin/reconciliations/late-charges",
+            settings.operator(),
+            operatorPassword,
+            "{}"));
+    return null;
+  }
+
+  /** What the settling runs of every node reported, added up. */
+  private static final class Settling {
+    final int processingWhenStarted;
+    final Map<String, Integer> reconciliation = new ConcurrentHashMap<>();
+    final Map<String, Integer> lateCharges = new ConcurrentHashMap<>();
+    int processingLeft;
+
+    Settling(int processingWhenStarted) {
+      this.processingWhenStarted = processingWhenStarted;
+    }
+
+    /** Adds a run's {@code outcomes}; a run that did not answer 200 is counted as "no answer". */
+    void add(Map<String, Integer> into, java.net.http.HttpResponse<String> run) {
+      if (run.statusCode() != 200) {
+        into.merge("no answer (" + run.statusCode() + ")", 1, Integer::sum);
+        return;
+      }
+      json(run.body())
+          .getJsonObject("outcomes")
+          .forEach((outcome, n) -> into.merge(outcome, ((JsonNumber) n).intValue(), Integer::sum));
+    }
+  }
+
+  /** The processing keys the operator API lists: this storm's, and all of them. */
+  private record Listing(int mine, int total) {}
 
   /**
    * This storm's keys still processing: other clients of the same shop (an earlier storm, a test
    * that parks a key for an operator) may have their own, which are not this storm's to settle.
    */
-  private int processingKeys() throws IOException, InterruptedException {
+  private Listing processingKeys() throws IOException, InterruptedException {
     int mine = 0;
     for (int offset = 0; ; offset += PAGE) {
       String page =
@@ -171,7 +232,7 @@ public final class Storm {
               settings.operator(),
               settings.operator() + settings.passwordSuffix());
       if (page == null) {
-        return -1; // the operator API did not answer: unknown, never "settled"
+        return new Listing(-1, -1); // the operator API did not answer: unknown, never "settled"
       }
       JsonObject json = json(page);
       for (JsonValue item : json.getJsonArray("items")) {
@@ -179,12 +240,12 @@ public final class Storm {
         mine += keys.contains(key) ? 1 : 0;
       }
       if (offset + PAGE >= json.getInt("total")) {
-        return mine;
+        return new Listing(mine, json.getInt("total"));
       }
     }
   }
 
-  private StormReport report(String label, List<Intent> intents, int processingLeft, Duration took)
+  private StormReport report(String label, List<Intent> intents, Settling settling, Duration took)
       throws IOException, InterruptedException {
     String stats = client.get(settings.sandboxUrl() + "/v1/stats", null, null);
     JsonObject byOrder = json(stats).getJsonObject("byOrderReference");
@@ -235,7 +296,11 @@ public final class Storm {
         paidNeverCharged,
         chargedNotPaid,
         chargedNotTold,
-        processingLeft,
+        settling.processingLeft,
+        settings.shopUrls().size(),
+        settling.processingWhenStarted,
+        new java.util.TreeMap<>(settling.reconciliation),
+        new java.util.TreeMap<>(settling.lateCharges),
         took);
   }
 

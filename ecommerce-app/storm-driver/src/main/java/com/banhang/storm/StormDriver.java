@@ -13,9 +13,10 @@ import java.util.Map;
  * mvn -q -pl ecommerce-app/storm-driver exec:java -Dexec.args="--intents 1000"
  * </pre>
  *
- * <p>Options (defaults: the development server of the README's run command): {@code --shop URL},
- * {@code --sandbox URL}, {@code --intents N}, {@code --concurrency N}, {@code --seed N}, {@code
- * --customers alice,bob}, {@code --password-suffix -secret}, {@code --operator operator}, {@code
+ * <p>Options (defaults: the development server of the README's run command): {@code --shop URL} (or
+ * {@code URL,URL} for several nodes on one database: each retry goes to the next), {@code --sandbox
+ * URL}, {@code --intents N}, {@code --concurrency N}, {@code --seed N}, {@code --customers
+ * alice,bob}, {@code --password-suffix -secret}, {@code --operator operator}, {@code
  * --client-timeout-ms 1500}, {@code --give-up-s 60}, {@code --settle-s 120}, {@code --label text}.
  * Prints the table; exits 1 when an order was charged twice or a captured payment was not charged
  * exactly once, 2 on a bad option.
@@ -40,7 +41,7 @@ public final class StormDriver {
     StormSettings d = StormSettings.defaults();
     StormSettings settings =
         new StormSettings(
-            options.getOrDefault("shop", d.shopUrl()),
+            options.containsKey("shop") ? List.of(options.get("shop").split(",")) : d.shopUrls(),
             options.getOrDefault("sandbox", d.sandboxUrl()),
             Integer.parseInt(options.getOrDefault("intents", "" + d.intents())),
             Integer.parseInt(options.getOrDefault("concurrency", "" + d.concurrency())),

@@ -24,6 +24,12 @@ import java.util.Map;
  *     client gave up, or got a final answer other than 201)
  * @param processingKeysLeft this storm's keys still processing after the settle period (-1: the
  *     operator API could not be asked)
+ * @param nodes the shop nodes the storm spread its tries over
+ * @param processingWhenSettling every key the operator API listed as processing when settling began
+ *     (the storm's and any other client's)
+ * @param reconciliation the outcomes of the settling reconciliation runs, added up over every run
+ *     on every node ({@code CAPTURED}, {@code RELEASED}, {@code SETTLED_ELSEWHERE}, ...)
+ * @param lateCharges the outcomes of the settling late-charge sweeps, added up the same way
  * @param took the storm's duration, settling included
  */
 public record StormReport(
@@ -42,7 +48,26 @@ public record StormReport(
     int chargedButNotPaid,
     int chargedButNotTold,
     int processingKeysLeft,
+    int nodes,
+    int processingWhenSettling,
+    Map<String, Integer> reconciliation,
+    Map<String, Integer> lateCharges,
     Duration took) {
+
+  /** Keys the settling runs settled (captured, declined or released), over every node. */
+  public int keysSettledByRuns() {
+    return reconciliation.getOrDefault("CAPTURED", 0)
+        + reconciliation.getOrDefault("DECLINED", 0)
+        + reconciliation.getOrDefault("RELEASED", 0);
+  }
+
+  /**
+   * More settlements than there were keys to settle: some key was settled twice, by two runs or two
+   * nodes. No client sends anything while the storm settles, so no key starts processing then.
+   */
+  public boolean aKeySettledTwice() {
+    return keysSettledByRuns() > processingWhenSettling;
+  }
 
   /** No order charged twice, and every payment answered captured charged exactly once. */
   public boolean ok() {
@@ -67,12 +92,16 @@ public record StormReport(
     row(out, "orders charged but not paid", chargedButNotPaid);
     row(out, "orders charged, customer never told", chargedButNotTold);
     row(out, "processing keys left after settling", processingKeysLeft);
+    row(out, "shop nodes", nodes);
+    row(out, "keys processing when settling began (any client)", processingWhenSettling);
+    row(out, "reconciliation runs' outcomes (all nodes)", reconciliation);
+    row(out, "late-charge sweeps' outcomes (all nodes)", lateCharges);
     row(out, "took", took.toSeconds() + " s");
     row(out, "verdict", ok() ? "PASS" : "FAIL: a customer was charged twice or wrongly");
     return out.toString();
   }
 
   private static void row(StringBuilder out, String name, Object value) {
-    out.append(String.format("| %-42s | %s |%n", name, value));
+    out.append(String.format("| %-50s | %s |%n", name, value));
   }
 }

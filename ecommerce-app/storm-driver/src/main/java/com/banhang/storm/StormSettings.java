@@ -7,7 +7,8 @@ import java.util.List;
  * One storm's settings; {@link #defaults()} is the storm of docs/proof.md (1,000 intents, about 5%
  * slow calls, 3% lost answers, 2% lost requests, 2% failures before charging).
  *
- * @param shopUrl the shop's base URL, e.g. {@code http://localhost:9080}
+ * @param shopUrls the base URL of each shop node, e.g. {@code http://localhost:9080}; with several,
+ *     intent n sends its first try to node n modulo their number and each retry to the next node
  * @param sandboxUrl the gateway sandbox's base URL (its {@code /v1/faults} and {@code /v1/stats})
  * @param customers user names; each one's password is the name followed by {@code passwordSuffix}
  * @param passwordSuffix appended to a user name to make its password (the development users')
@@ -17,7 +18,7 @@ import java.util.List;
  * @param settle how long to wait after the storm for the shop to settle every key it left open
  */
 public record StormSettings(
-    String shopUrl,
+    List<String> shopUrls,
     String sandboxUrl,
     int intents,
     int concurrency,
@@ -73,7 +74,7 @@ public record StormSettings(
   /** 1,000 intents against the development server the README's run command starts. */
   public static StormSettings defaults() {
     return new StormSettings(
-        "http://localhost:9080",
+        List.of("http://localhost:9080"),
         "http://localhost:9080/gateway",
         1_000,
         16,
@@ -87,9 +88,27 @@ public record StormSettings(
         GatewayFaults.standard());
   }
 
+  public StormSettings {
+    if (shopUrls.isEmpty()) {
+      throw new IllegalArgumentException("a storm needs at least one shop node");
+    }
+    shopUrls = List.copyOf(shopUrls);
+    customers = List.copyOf(customers);
+  }
+
+  /** The first node: where the storm reads orders and the stuck-operations list. */
+  public String shopUrl() {
+    return shopUrls.get(0);
+  }
+
   public StormSettings withUrls(String shop, String sandbox) {
+    return withNodes(List.of(shop), sandbox);
+  }
+
+  /** Several shop nodes on one database, and the sandbox they all call. */
+  public StormSettings withNodes(List<String> shops, String sandbox) {
     return new StormSettings(
-        shop,
+        shops,
         sandbox,
         intents,
         concurrency,
@@ -105,7 +124,7 @@ public record StormSettings(
 
   public StormSettings withIntents(int count, int threads) {
     return new StormSettings(
-        shopUrl,
+        shopUrls,
         sandboxUrl,
         count,
         threads,
@@ -121,7 +140,7 @@ public record StormSettings(
 
   public StormSettings withSeed(long newSeed) {
     return new StormSettings(
-        shopUrl,
+        shopUrls,
         sandboxUrl,
         intents,
         concurrency,
@@ -137,7 +156,7 @@ public record StormSettings(
 
   public StormSettings withTimes(Duration timeout, Duration giveUp, Duration settleFor) {
     return new StormSettings(
-        shopUrl,
+        shopUrls,
         sandboxUrl,
         intents,
         concurrency,

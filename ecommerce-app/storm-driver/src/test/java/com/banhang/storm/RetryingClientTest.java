@@ -19,15 +19,22 @@ class RetryingClientTest {
 
   private HttpServer server;
   private final List<String> seen = new CopyOnWriteArrayList<>();
+  private final List<String> nodesHit = new CopyOnWriteArrayList<>();
 
   /** A server that answers the n-th request with {@code script[n]} (the last one after that). */
   private String serve(int... script) throws IOException {
+    return serve("node", script);
+  }
+
+  /** As {@link #serve(int...)}, noting {@code node} in {@link #nodesHit} for each request. */
+  private String serve(String node, int... script) throws IOException {
     AtomicInteger n = new AtomicInteger();
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext(
         "/",
         exchange -> {
           byte[] body = exchange.getRequestBody().readAllBytes();
+          nodesHit.add(node);
           seen.add(
               exchange.getRequestHeaders().getFirst("Idempotency-Key")
                   + " "
@@ -39,6 +46,10 @@ class RetryingClientTest {
           }
           if (status == 409) {
             exchange.getResponseHeaders().add("Retry-After", "1");
+          }
+          if (status == 503) { // as the shop answers it: a problem, with Retry-After
+            exchange.getResponseHeaders().add("Content-Type", "application/problem+json");
+            exchange.getResponseHeaders().add("Retry-After", "0");
           }
           exchange.sendResponseHeaders(status, -1);
           exchange.close();
@@ -96,6 +107,37 @@ class RetryingClientTest {
 
     assertThat(outcome.abandoned()).isTrue();
     assertThat(outcome.tries()).isGreaterThan(1);
+  }
+
+  @Test
+  void a5xxWithoutProblemOrRetryAfter_isCountedApart_andStillRetried() throws Exception {
+    String url = serve(500, 201);
+    RetryingClient client = new RetryingClient(Duration.ofSeconds(2), Duration.ofSeconds(20));
+
+    RetryingClient.Outcome outcome = client.post(url, "u", "p", "k", "{}", new Random(1));
+
+    assertThat(outcome.status()).isEqualTo(201);
+    assertThat(client.histogram()).containsEntry("500 not a problem", 1L).doesNotContainKey("500");
+  }
+
+  @Test
+  void eachRetryGoesToTheNextNode_theFirstTryToTheGivenOne() throws Exception {
+    String nodeA = serve("A", 503);
+    HttpServer a = server;
+    String nodeB = serve("B", 503, 201);
+    HttpServer b = server;
+    RetryingClient client = new RetryingClient(Duration.ofSeconds(2), Duration.ofSeconds(20));
+    try {
+      RetryingClient.Outcome outcome =
+          client.post(List.of(nodeA, nodeB), 1, "u", "p", "k", "{}", new Random(1));
+
+      assertThat(outcome.status()).isEqualTo(201);
+      assertThat(nodesHit).containsExactly("B", "A", "B");
+      assertThat(seen).containsOnly("k {}");
+    } finally {
+      a.stop(0);
+      b.stop(0);
+    }
   }
 
   @Test

@@ -36,6 +36,7 @@ class GatewayCircuitIT {
       Response failed = pay("bob", newOrder("bob"), newKey(), "pm_card_ok");
       assertThat(failed.statusCode()).isEqualTo(503);
       assertThat((String) failed.path("type")).endsWith("#payment-gateway-unavailable");
+      assertThat(failed.header("Retry-After")).as("when to try again").isEqualTo("5");
     }
     // The processor works again, but the circuit is open: the shop does not call it.
     Sandbox.noFaults();
@@ -47,6 +48,7 @@ class GatewayCircuitIT {
     assertThat(refused.statusCode()).isEqualTo(503);
     assertThat(refused.contentType()).startsWith("application/problem+json");
     assertThat((String) refused.path("type")).endsWith("#payment-gateway-unavailable");
+    assertThat(refused.header("Retry-After")).isEqualTo("5");
     assertThat(Sandbox.charges(orderId)).as("a processor that works was not called").isZero();
     assertThat(ShopDatabase.heldKeys("bob", CHARGE, key)).as("the key is released").isZero();
 

@@ -59,9 +59,21 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
           new ProblemDetails(
               503, "payment-gateway-unavailable", "Payment gateway unavailable", ""));
 
+  /**
+   * Seconds a client is asked to wait after a 503: nothing ran and the key was released, so the
+   * retry runs anew. Half of the gateway circuit breaker's 10 s delay: a retry after an open
+   * circuit is refused again at no cost (nothing is sent), and one after a passing outage goes
+   * through.
+   */
+  static final String RETRY_AFTER_503 = "5";
+
   @Override
   public Response toResponse(Throwable thrown) {
-    return problemFor(thrown).toResponse();
+    ProblemDetails problem = problemFor(thrown);
+    Response response = problem.toResponse();
+    return problem.status() == 503
+        ? Response.fromResponse(response).header("Retry-After", RETRY_AFTER_503).build()
+        : response;
   }
 
   static ProblemDetails problemFor(Throwable thrown) {

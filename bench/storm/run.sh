@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The full storm tables of docs/proof.md, on the real server: 1,000 intents per storm, on H2 and on
+# PostgreSQL, with idempotency as shipped and switched off, with the shop killed six times, on two
+# nodes, and with PostgreSQL stopped for 10 s. Each row is the build's own storm test (RetryStormIT,
+# CrashStormIT, TwoNodeStormIT, DatabaseOutageStormIT) run at full size; the tables they print are
+# gathered in $OUT/tables.md. Takes about 40 minutes on a 2-core machine.
+#
+#   bash bench/storm/run.sh [OUT]        (OUT defaults to target/storm-bench)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${1:-target/storm-bench}
+mkdir -p "$OUT"
+INTENTS=${STORM_INTENTS:-1000}
+KILLS=${STORM_KILLS:-6}
+
+# The modules the suites run against, installed once (the suites take the WARs and the test-jar
+# from the local repository).
+mvn -B -q install -DskipTests \
+  -pl ecommerce-app/storm-driver,ecommerce-app/shop-web,ecommerce-app/it-faults,ecommerce-app/gateway-sandbox -am \
+  || exit 1
+
+# suite NAME MODULE TESTS [ENV...]: one run of the module's servers with only TESTS, at full size.
+suite() {
+  local name=$1 module=$2 tests=$3
+  shift 3
+  local label=()
+  if [[ -n ${STORM_LABEL:-} ]]; then
+    label=("-Dstorm.label=$STORM_LABEL")
+  fi
+  echo "== $name: $module $tests $*"
+  env "$@" mvn -B verify -pl "ecommerce-app/$module" -Dit.test="$tests" \
+    -Dfailsafe.failIfNoSpecifiedTests=false -Dstorm.intents="$INTENTS" -Dstorm.kills="$KILLS" \
+    "${label[@]}" >"$OUT/$name.log" 2>&1
+  echo "   exit $? (log: $OUT/$name.log)"
+}
+
+OFF=(IDEMPOTENCY_OPERATIONS_ORDERS_CREATE_MODE=off IDEMPOTENCY_OPERATIONS_PAYMENTS_CHARGE_MODE=off
+  IDEMPOTENCY_COMPARISON_ONLY_ACKNOWLEDGED=true)
+
+suite h2 it-h2 'RetryStormIT,CrashStormIT'
+suite postgresql it-postgresql 'RetryStormIT,CrashStormIT,TwoNodeStormIT,DatabaseOutageStormIT'
+STORM_LABEL="idempotency off" suite h2-off it-h2 RetryStormIT "${OFF[@]}"
+STORM_LABEL="idempotency off" suite postgresql-off it-postgresql RetryStormIT "${OFF[@]}"
+
+{
+  echo "# Storm tables, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(git rev-parse --short HEAD)"
+  for name in h2 postgresql h2-off postgresql-off; do
+    echo
+    echo "## $name"
+    grep -E '^\| |^rows deleted|^four reconciliation|Tests run:.*Fail' "$OUT/$name.log"
+  done
+} >"$OUT/tables.md"
+echo "tables: $OUT/tables.md"

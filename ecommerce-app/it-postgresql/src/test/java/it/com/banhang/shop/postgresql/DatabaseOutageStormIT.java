@@ -1,0 +1,74 @@
+package it.com.banhang.shop.postgresql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.banhang.storm.Storm;
+import com.banhang.storm.StormReport;
+import com.banhang.storm.StormSettings;
+import it.com.banhang.shop.Sandbox;
+import it.com.banhang.shop.ShopApi;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The retry storm while PostgreSQL is stopped for 10 s (docs/proof.md): every connection of the
+ * shop's pool is closed and new ones are refused, then the database comes back with everything it
+ * had committed. While it is away, a keyed request must be answered 503, a problem with
+ * Retry-After, never a 500 or a page; no charge may be made that no recorded attempt stands for;
+ * and once it is back, the storm's invariants hold.
+ */
+class DatabaseOutageStormIT {
+
+  private static final int INTENTS = Integer.getInteger("storm.intents", 200);
+  private static final Path DATA =
+      Path.of(System.getProperty("shop.postgresql.data.dir", "target/postgresql-data"));
+
+  @Test
+  void databaseStoppedTenSecondsMidStorm_503WithRetryAfter_noChargeWithoutAnAttempt()
+      throws Exception {
+    StormSettings settings =
+        StormSettings.defaults()
+            .withUrls(ShopApi.URL, Sandbox.URL)
+            .withIntents(INTENTS, 8)
+            .withSeed(31)
+            .withTimes(Duration.ofMillis(1_500), Duration.ofSeconds(90), Duration.ofSeconds(150));
+    PostgresProcess postgres = PostgresProcess.of(DATA);
+    ExecutorService driver = Executors.newSingleThreadExecutor();
+    try {
+      Future<StormReport> storm =
+          driver.submit(() -> new Storm(settings).run("claim-first, PostgreSQL stopped 10 s"));
+      Thread.sleep(4_000);
+      assertThat(storm.isDone()).as("the storm still runs when the database stops").isFalse();
+      postgres.stop();
+      try {
+        Thread.sleep(10_000);
+      } finally {
+        postgres.start();
+      }
+      StormReport report = storm.get(10, TimeUnit.MINUTES);
+      System.out.print(report.table());
+
+      assertThat(report.answers())
+          .as("keyed requests refused while it was away")
+          .containsKey("503");
+      assertThat(report.answers().keySet())
+          .as("every 5xx a problem with Retry-After: " + report.answers())
+          .noneMatch(answer -> answer.contains("without Retry-After"))
+          .noneMatch(answer -> answer.contains("not a problem"));
+      assertThat(report.ordersChargedTwice()).as(report.table()).isZero();
+      assertThat(report.capturedNotChargedOnce()).as(report.table()).isZero();
+      assertThat(report.paidButNeverCharged()).as(report.table()).isZero();
+      // A charge with no recorded attempt could never be matched to its order: it would stay
+      // charged but not paid after settling.
+      assertThat(report.chargedButNotPaid()).as(report.table()).isZero();
+      assertThat(report.processingKeysLeft()).as(report.table()).isZero();
+    } finally {
+      driver.shutdownNow();
+    }
+  }
+}
