@@ -53,7 +53,8 @@ public record StormSettings(
       return new GatewayFaults(0.05, 2_500, 0.03, 0.02, 0.02);
     }
 
-    String json(long seed) {
+    /** The sandbox's fault settings ({@code PUT /v1/faults}) for these shares, seeded. */
+    public String json(long seed) {
       return "{\"slowProbability\":"
           + slowProbability
           + ",\"slowLatencyMs\":"
