@@ -8,6 +8,7 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -34,7 +35,8 @@ public record Problem(
 
   public Problem {
     Objects.requireNonNull(type, "type");
-    extensions = Map.copyOf(extensions);
+    // In the document's order, as a person reading the problem would expect them.
+    extensions = Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
   }
 
   /**

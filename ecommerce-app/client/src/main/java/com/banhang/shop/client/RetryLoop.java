@@ -69,7 +69,7 @@ final class RetryLoop {
             RetryAfter.parse(answer.header("Retry-After").orElse(null), clock.now())
                 .orElse(Duration.ZERO);
       } catch (HttpTimeoutException e) {
-        lastAnswer = "no answer within " + timeout;
+        lastAnswer = "no answer within " + timeout.toMillis() + " ms";
       } catch (IOException e) {
         lastAnswer = "no answer: " + e;
       } catch (InterruptedException e) {
