@@ -133,7 +133,15 @@ public final class FileIntentStore implements IntentStore {
   @Override
   public List<Intent> pending() {
     List<Intent> intents = new ArrayList<>();
-    scan(intents, new ArrayList<>());
+    List<UnreadableIntentFile> unreadable = new ArrayList<>();
+    scan(intents, unreadable);
+    for (UnreadableIntentFile file : unreadable) {
+      LOG.log(
+          Level.WARNING,
+          "skipping intent file {0}, it is unreadable: {1}",
+          file.file(),
+          file.reason());
+    }
     return intents;
   }
 
@@ -162,11 +170,6 @@ public final class FileIntentStore implements IntentStore {
         try {
           intents.add(read(Files.readAllBytes(file), id));
         } catch (UnreadableIntentException | IOException e) {
-          LOG.log(
-              Level.WARNING,
-              "skipping intent file {0}, it is unreadable: {1}",
-              file,
-              e.getMessage());
           unreadable.add(new UnreadableIntentFile(file, e.getMessage()));
         }
       }
