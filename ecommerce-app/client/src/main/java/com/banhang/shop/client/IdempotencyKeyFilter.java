@@ -142,10 +142,22 @@ public final class IdempotencyKeyFilter implements ClientRequestFilter {
       restore(outer);
     }
     try (Response response = got) {
-      byte[] body = response.hasEntity() ? response.readEntity(byte[].class) : new byte[0];
       Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       response.getStringHeaders().forEach(headers::put);
-      return new Answer(response.getStatus(), HttpHeaders.of(headers, (name, value) -> true), body);
+      return new Answer(
+          response.getStatus(), HttpHeaders.of(headers, (name, value) -> true), body(response));
+    }
+  }
+
+  /**
+   * The body, or none if it can no longer be read (an exception mapper may have consumed it). The
+   * status still decides, and a 409 without its problem type is retried, never taken as final.
+   */
+  private static byte[] body(Response response) {
+    try {
+      return response.hasEntity() ? response.readEntity(byte[].class) : new byte[0];
+    } catch (ProcessingException | IllegalStateException unreadable) {
+      return new byte[0];
     }
   }
 

@@ -41,10 +41,11 @@ final class RetryLoop {
 
   /**
    * Tries {@code exchange} until it gets a final answer, or until the policy's deadline, and says
-   * which. {@code eachAnswer} sees every answer, final or not, before it is judged.
+   * which. {@code answerToRetry} sees each answer that is not final, before the wait that follows
+   * it.
    */
   Result run(
-      Optional<String> intentId, String key, Exchange exchange, Consumer<Answer> eachAnswer) {
+      Optional<String> intentId, String key, Exchange exchange, Consumer<Answer> answerToRetry) {
     RetryClock clock = policy.clock();
     long start = clock.nanoTime();
     int tries = 0;
@@ -59,11 +60,11 @@ final class RetryLoop {
       Duration retryAfter = Duration.ZERO;
       try {
         Answer answer = exchange.send(timeout);
-        eachAnswer.accept(answer);
         Optional<Result> result = finalResult(answer);
         if (result.isPresent()) {
           return result.get();
         }
+        answerToRetry.accept(answer);
         lastAnswer = describe(answer);
         retryAfter =
             RetryAfter.parse(answer.header("Retry-After").orElse(null), clock.now())
@@ -96,8 +97,9 @@ final class RetryLoop {
    * The result an answer settles the intent with, or empty when another try may get a different
    * answer. Retried: 408 and 429 (nothing was done; RFC 9110 and the shop's rate limit both say to
    * come back), 409 {@code idempotency-key-in-use} and {@code payment-outcome-unknown} (not decided
-   * yet), and every 5xx (a 500 released the key, a 503 did nothing, a 504 is reconciled: in each
-   * case the same key is the safe retry). Final: 2xx, 402, and every other status.
+   * yet) or without a problem type, and every 5xx (a 500 released the key, a 503 did nothing, a 504
+   * is reconciled: in each case the same key is the safe retry). Final: 2xx, 402, and every other
+   * status.
    */
   static Optional<Result> finalResult(Answer answer) {
     int status = answer.status();
@@ -121,7 +123,10 @@ final class RetryLoop {
 
   private static boolean retryable(int status, Problem problem) {
     if (status == 409) {
-      return RETRYABLE_CONFLICTS.contains(problem.slug());
+      // A 409 without a problem type cannot be told from payment-outcome-unknown. Retrying it
+      // under the same key is always safe; calling it final could lead the caller to a new key,
+      // and a payment whose outcome was unknown to a second charge.
+      return RETRYABLE_CONFLICTS.contains(problem.slug()) || problem.type().equals(Problem.UNTYPED);
     }
     return status == 408 || status == 429 || status >= 500;
   }

@@ -21,7 +21,8 @@ import java.util.random.RandomGenerator;
  * @param maxDelay the largest jitter bound; {@code Retry-After} may still ask for more
  * @param deadline the time from the first try after which no try starts and no wait ends
  * @param perTryTimeout how long one try waits for an answer before it counts as a timeout
- * @param random the source of the jitter; pass a seeded {@link Random} to repeat a run
+ * @param random the source of the jitter; pass a {@link Random} built with a constant to repeat a
+ *     run
  * @param clock the time and the waits; {@link RetryClock#system()} except in tests
  */
 public record RetryPolicy(

@@ -21,10 +21,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * <pre>{@code
  * ShopClient shop = ShopClient.builder().baseUri("https://shop.example")
  *     .basicAuth("alice", "alice-secret").intentStore(IntentStore.inFolder(folder)).build();
- * Result order = shop.orders().create(CreateOrder.of("VND", new CreateOrder.Item("SKU-1", 2, 625_000)));
+ * Result order =
+ *     shop.orders().create(CreateOrder.of("VND", new CreateOrder.Item("SKU-1", 2, 625_000)));
  * if (order instanceof Result.Success created) {
+ *   long total = created.json().getJsonNumber("total").longValue();
  *   Result paid = shop.payments().pay(created.json().getString("id"),
- *       new PaymentRequest(1_250_000, "VND", "pm_card_ok"));
+ *       new PaymentRequest(total, "VND", "pm_card_ok"));
  * }
  * }</pre>
  *
@@ -188,9 +190,9 @@ public final class ShopClient {
   }
 
   /**
-   * Keeps the earliest {@code Idempotency-Key-Expires} the shop answered, so that {@link #resume}
-   * can refuse to send a key the shop has forgotten. Advisory: failing to store it never stops the
-   * intent.
+   * Keeps the earliest {@code Idempotency-Key-Expires} of the answers that were not final, so that
+   * {@link #resume} can refuse to send a key the shop has forgotten. Advisory: failing to store it
+   * never stops the intent.
    */
   private void rememberKeyExpiry(AtomicReference<Intent> current, Answer answer) {
     Optional<java.time.Instant> expiry =

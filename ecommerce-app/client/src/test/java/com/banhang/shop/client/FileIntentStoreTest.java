@@ -291,4 +291,38 @@ class FileIntentStoreTest {
         .containsExactly("saved, 1 on disk, shop saw 0", "removed after the shop saw 1");
     assertThat(fileNames()).isEmpty();
   }
+
+  /** The five lines of docs/client.md, as written there but for the base URI and the folder. */
+  @Test
+  void theFiveLinesOfTheClientDocWork() throws IOException {
+    try (ScriptedShop server = new ScriptedShop()) {
+      server.script(
+          created("{\"id\":\"o-1\",\"status\":\"PENDING_PAYMENT\",\"total\":1250000}"),
+          created("{\"id\":\"p-1\",\"status\":\"CAPTURED\"}"));
+      Path intents = folder.resolve("shop-intents");
+
+      ShopClient shop =
+          ShopClient.builder()
+              .baseUri(server.baseUri())
+              .basicAuth("alice", "alice-secret")
+              .intentStore(IntentStore.inFolder(intents))
+              .build();
+      Result order =
+          shop.orders().create(CreateOrder.of("VND", new CreateOrder.Item("SKU-1", 2, 625_000)));
+      Result paid = null;
+      if (order instanceof Result.Success created) {
+        paid =
+            shop.payments()
+                .pay(
+                    created.json().getString("id"),
+                    new PaymentRequest(
+                        created.json().getJsonNumber("total").longValue(), "VND", "pm_card_ok"));
+      }
+
+      assertThat(paid).isInstanceOf(Result.Created.class);
+      assertThat(server.received().get(1).path()).isEqualTo("/api/v1/orders/o-1/payments");
+      assertThat(server.received().get(1).bodyText()).contains("\"amount\":1250000");
+      assertThat(shop.pending()).isEmpty();
+    }
+  }
 }

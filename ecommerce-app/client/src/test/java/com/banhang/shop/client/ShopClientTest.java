@@ -131,6 +131,7 @@ class ShopClientTest {
         Named.of("500 internal-error (key released)", problem(500, "internal-error")),
         Named.of("502 from a proxy, not a problem", plain(502, "<html>Bad Gateway</html>")),
         Named.of("408 request timeout", plain(408, "")),
+        Named.of("409 without a problem type", plain(409, "Conflict")),
         Named.of("connection dropped without an answer", dropConnection()));
   }
 
@@ -161,7 +162,7 @@ class ShopClientTest {
 
     assertThat(result).isInstanceOf(Result.Created.class);
     List<Received> received = shop.received();
-    assertThat(received).hasSize(11);
+    assertThat(received).hasSize(12);
     assertThat(received).extracting(Received::key).containsOnly("\"order-10063-pay-1\"");
     assertThat(received)
         .extracting(Received::bodyText)
