@@ -40,7 +40,11 @@ public sealed interface Result
     /** The created resource's path, from {@code Location}, such as {@code /api/v1/orders/{id}}. */
     Optional<String> location();
 
-    /** {@link #body()} read as a JSON object. */
+    /**
+     * {@link #body()} read as a JSON object.
+     *
+     * @throws jakarta.json.JsonException if the body is not one (the shop's always is)
+     */
     default JsonObject json() {
       try (JsonReader reader = Json.createReader(new StringReader(body()))) {
         return reader.readObject();

@@ -439,6 +439,19 @@ class ShopClientTest {
   }
 
   @Test
+  void sendsTheCallersKeyAsAQuotedStringWithItsQuoteAndBackslashEscaped() {
+    shop.script(created(ORDER_VIEW));
+
+    client().orders().create(ORDER, "\"k\\1");
+
+    // The only escapes the shop accepts in a quoted key (docs/contract.md, section 3).
+    assertThat(shop.received())
+        .singleElement()
+        .extracting(Received::key)
+        .isEqualTo("\"\\\"k\\\\1\"");
+  }
+
+  @Test
   void refusesAnInvalidKeyOfTheCallerBeforeStoringOrSending() {
     ShopClient client = client();
 
