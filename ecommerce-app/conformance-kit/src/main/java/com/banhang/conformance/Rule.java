@@ -44,7 +44,16 @@ public record Rule(String id, String text, String source, Check check) {
       Thread.currentThread().interrupt();
       return Verdict.fail("interrupted");
     } catch (Exception e) {
-      return Verdict.fail("no usable answer: " + e);
+      return Verdict.fail("no usable answer: " + describe(e));
     }
+  }
+
+  /** The exception and its causes, for a report line: a connect failure often has no message. */
+  static String describe(Throwable e) {
+    StringBuilder text = new StringBuilder(e.toString());
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      text.append(" (caused by ").append(cause).append(')');
+    }
+    return text.toString();
   }
 }

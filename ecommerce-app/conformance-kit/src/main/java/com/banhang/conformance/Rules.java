@@ -149,7 +149,7 @@ public final class Rules {
     rules.add(
         badBody(
             "body.truncated-json",
-            "a truncated JSON body",
+            "a JSON body cut in half",
             List.of("malformed-request-body"),
             (i, o) -> {
               byte[] bytes = i.bytes();
@@ -159,14 +159,14 @@ public final class Rules {
     rules.add(
         badBody(
             "body.wrong-types",
-            "members of the wrong JSON type",
+            "a body whose members have the wrong JSON types",
             List.of("malformed-request-body", "invalid-request-body"),
             (i, o) -> bytes(JsonSpelling.wrongTypes(o)),
             Target.JSON));
     rules.add(
         new Rule(
             "body.too-large",
-            "a body over the size limit is a 4xx problem (no 5xx, no HTML); the key stays unused",
+            "a body over the size limit: a 4xx problem (no 5xx, no HTML), the key left unused",
             "contract.md §4, §5",
             t ->
                 badBody(
@@ -188,14 +188,14 @@ public final class Rules {
     rules.add(
         badBody(
             "body.duplicate-member",
-            "an object naming a member twice",
+            "a body naming a member twice",
             List.of("duplicate-json-member"),
             (i, o) -> o.isEmpty() ? null : bytes(JsonSpelling.duplicateFirstMember(o)),
             Target.JSON));
     rules.add(
         new Rule(
             "body.deep-nesting",
-            "deeply nested arrays are a 4xx problem (no 5xx, no HTML); the key stays unused",
+            "deeply nested arrays: a 4xx problem (no 5xx, no HTML), the key left unused",
             "contract.md §4, §5",
             t ->
                 badBody(
@@ -539,7 +539,7 @@ public final class Rules {
       String id, String what, List<String> slugs, BadBody bad, String contentType) {
     return new Rule(
         id,
-        what + " is a 4xx problem (no 5xx, no HTML); the key stays unused",
+        what + ": a 4xx problem (no 5xx, no HTML), the key left unused",
         "contract.md §4, §5",
         t -> badBody(t, slugs, bad, contentType));
   }
