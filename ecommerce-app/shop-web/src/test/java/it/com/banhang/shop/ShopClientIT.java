@@ -53,12 +53,13 @@ class ShopClientIT {
   @Test
   void slowGateway_theClientRetriesUnderItsKey_eachIntentSucceedsAndIsChargedOnce()
       throws Exception {
-    // Every charge answers 2.5 s after it is made; the client gives each try 1 s.
-    Sandbox.faults("{\"latencyMs\":2500,\"latencyPhase\":\"AFTER_CHARGE\"}");
+    // Every charge answers 1.2 s after it is made (well inside the shop's 3 s read timeout, even on
+    // a loaded machine); the client gives each try 0.4 s.
+    Sandbox.faults("{\"latencyMs\":1200,\"latencyPhase\":\"AFTER_CHARGE\"}");
     ShopClient shop =
         client(
             RetryPolicy.defaults()
-                .withPerTryTimeout(Duration.ofSeconds(1))
+                .withPerTryTimeout(Duration.ofMillis(400))
                 .withMaxDelay(Duration.ofSeconds(1))
                 .withDeadline(Duration.ofSeconds(60)),
             IntentStore.inMemory());
@@ -88,11 +89,11 @@ class ShopClientIT {
 
   @Test
   void aStormOfTriesOnOneKey_oneChargeAndOneAnswerForAll() throws Exception {
-    Sandbox.faults("{\"latencyMs\":1500,\"latencyPhase\":\"AFTER_CHARGE\"}");
+    Sandbox.faults("{\"latencyMs\":1000,\"latencyPhase\":\"AFTER_CHARGE\"}");
     ShopClient shop =
         client(
             RetryPolicy.defaults()
-                .withPerTryTimeout(Duration.ofMillis(500))
+                .withPerTryTimeout(Duration.ofMillis(300))
                 .withDeadline(Duration.ofSeconds(60)),
             IntentStore.inMemory());
     String order = newOrder("alice");
@@ -165,8 +166,8 @@ class ShopClientIT {
 
   @Test
   void aClientKilledMidPayment_resumesFromItsIntentFolder_withoutASecondCharge() throws Exception {
-    // The charge is made at once and answered 6 s later: the client dies while waiting for it.
-    Sandbox.faults("{\"latencyMs\":6000,\"latencyPhase\":\"AFTER_CHARGE\"}");
+    // The charge is made at once and answered 2 s later: the client dies while waiting for it.
+    Sandbox.faults("{\"latencyMs\":2000,\"latencyPhase\":\"AFTER_CHARGE\"}");
     String order = newOrder("alice");
     Process app =
         new ProcessBuilder(
