@@ -104,11 +104,7 @@ class CrashStormIT {
       assertThat(report.answers())
           .as("the crashes broke connections")
           .containsKey("connection error");
-      assertThat(report.ordersChargedTwice()).as(report.table()).isZero();
-      assertThat(report.capturedNotChargedOnce()).as(report.table()).isZero();
-      assertThat(report.paidButNeverCharged()).as(report.table()).isZero();
-      assertThat(report.chargedButNotPaid()).as(report.table()).isZero();
-      assertThat(report.processingKeysLeft()).as(report.table()).isZero();
+      StormInvariants.assertHeld(report);
     } finally {
       driver.shutdownNow();
       Sandbox.noFaults();
