@@ -127,6 +127,7 @@ class ShopClientTest {
         Named.of(
             "503 idempotency-store-unavailable", problem(503, "idempotency-store-unavailable")),
         Named.of("503 payment-gateway-unavailable", problem(503, "payment-gateway-unavailable")),
+        Named.of("503 database-unavailable", problem(503, "database-unavailable")),
         Named.of("504 payment-outcome-unknown", problem(504, "payment-outcome-unknown")),
         Named.of("500 internal-error (key released)", problem(500, "internal-error")),
         Named.of("502 from a proxy, not a problem", plain(502, "<html>Bad Gateway</html>")),

@@ -60,10 +60,10 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
               503, "payment-gateway-unavailable", "Payment gateway unavailable", ""));
 
   /**
-   * Seconds a client is asked to wait after a 503: nothing ran and the key was released, so the
-   * retry runs anew. Half of the gateway circuit breaker's 10 s delay: a retry after an open
-   * circuit is refused again at no cost (nothing is sent), and one after a passing outage goes
-   * through.
+   * Seconds a client is asked to wait after a 503 (the gateway or the database unavailable):
+   * nothing was charged or committed, so the retry runs anew or finds the stored result. Half of
+   * the gateway circuit breaker's 10 s delay: a retry after an open circuit is refused again at no
+   * cost (nothing is sent), and one after a passing outage goes through.
    */
   static final String RETRY_AFTER_503 = "5";
 
@@ -77,7 +77,9 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
   }
 
   static ProblemDetails problemFor(Throwable thrown) {
-    for (Throwable t = thrown; t != null; t = t.getCause()) {
+    int depth = 0;
+    for (Throwable t = thrown; t != null && depth < DatabaseFailures.MAX_DEPTH; t = t.getCause()) {
+      depth++;
       ProblemDetails known = KNOWN.get(t.getClass());
       if (known != null) {
         return new ProblemDetails(known.status(), known.slug(), known.title(), t.getMessage());
@@ -92,6 +94,17 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
             "Malformed request body",
             "the body does not match the expected JSON shape");
       }
+    }
+    if (DatabaseFailures.isPassing(thrown)) {
+      // Lost, refused or timed out: nothing the request wrote committed, or if its commit's answer
+      // was lost, its key was completed with it; either way a retry with the same key is safe.
+      LOG.log(Level.WARNING, "database unavailable; answered 503", thrown);
+      return new ProblemDetails(
+          503,
+          "database-unavailable",
+          "Database unavailable",
+          "the database failed while the request ran; retry later with the same key, which runs"
+              + " it again or returns its stored result");
     }
     if (thrown instanceof WebApplicationException web) {
       return httpProblem(web.getResponse().getStatus());

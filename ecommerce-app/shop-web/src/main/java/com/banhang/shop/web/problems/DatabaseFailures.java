@@ -1,0 +1,52 @@
+package com.banhang.shop.web.problems;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.Set;
+
+/**
+ * Tells a database that went away or gave up for a moment (a retry may succeed) from a failure of
+ * the application itself. The drivers disagree on how they say it: H2 throws the JDBC subclasses,
+ * PostgreSQL's and SQL Server's drivers throw plain {@link SQLException}s and say it only in the
+ * SQLSTATE. Both are read, through every wrapper (EclipseLink, JTA, the connection pool).
+ */
+final class DatabaseFailures {
+
+  /**
+   * SQLSTATEs of a passing failure that are not in class 08 (connection exception): PostgreSQL's
+   * shutdown and start-up refusals (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot
+   * connect now), serialization failure and deadlock (40001, 40P01), and the timeouts HYT00/HYT01.
+   */
+  private static final Set<String> PASSING_STATES =
+      Set.of("57P01", "57P02", "57P03", "40001", "40P01", "HYT00", "HYT01");
+
+  /**
+   * How many causes are read: the wrappers seen are a few deep; the bound keeps a cycle of causes
+   * (which {@link Throwable#initCause} allows) from looping for ever.
+   */
+  static final int MAX_DEPTH = 32;
+
+  private DatabaseFailures() {}
+
+  /** Whether {@code thrown} or one of its causes says the database failed for a while. */
+  static boolean isPassing(Throwable thrown) {
+    int depth = 0;
+    for (Throwable t = thrown; t != null && depth < MAX_DEPTH; t = t.getCause(), depth++) {
+      if (t instanceof SQLTransientException
+          || t instanceof SQLRecoverableException
+          || t instanceof SQLNonTransientConnectionException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && isPassingState(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isPassingState(String state) {
+    return state != null && (state.startsWith("08") || PASSING_STATES.contains(state));
+  }
+}
