@@ -2,7 +2,6 @@ package it.com.banhang.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.banhang.storm.Storm;
 import com.banhang.storm.StormReport;
 import com.banhang.storm.StormSettings;
 import java.sql.Connection;
@@ -15,10 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,15 +54,13 @@ class CrashStormIT {
             + ", shop killed "
             + KILLS
             + " times";
-    ExecutorService driver = Executors.newSingleThreadExecutor();
-    Future<StormReport> storm = driver.submit(() -> new Storm(settings).run(label));
     int killsMidStorm = 0;
     long caughtBetweenChargeAndCommit = 0;
-    try {
+    try (BackgroundStorm storm = BackgroundStorm.start(settings, label)) {
       Random moments = new Random(11);
       for (int i = 0; i < KILLS; i++) {
         Thread.sleep(2_000 + moments.nextInt(4_000));
-        if (storm.isDone()) {
+        if (!storm.isRunning()) {
           break;
         }
         boolean aimed = i % 2 == 1;
@@ -89,7 +82,7 @@ class CrashStormIT {
           caughtBetweenChargeAndCommit += chargedAttemptsLeftPending(killed);
         }
       }
-      StormReport report = storm.get(15, TimeUnit.MINUTES);
+      StormReport report = storm.report(Duration.ofMinutes(15));
       System.out.print(report.table());
       System.out.println(
           "payments the aimed kills caught charged and not yet recorded: "
@@ -106,7 +99,6 @@ class CrashStormIT {
           .containsKey("connection error");
       StormInvariants.assertHeld(report);
     } finally {
-      driver.shutdownNow();
       Sandbox.noFaults();
     }
   }

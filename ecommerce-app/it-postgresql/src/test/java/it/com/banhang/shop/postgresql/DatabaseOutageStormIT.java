@@ -2,18 +2,14 @@ package it.com.banhang.shop.postgresql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.banhang.storm.Storm;
 import com.banhang.storm.StormReport;
 import com.banhang.storm.StormSettings;
+import it.com.banhang.shop.BackgroundStorm;
 import it.com.banhang.shop.Sandbox;
 import it.com.banhang.shop.ShopApi;
 import it.com.banhang.shop.StormInvariants;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,19 +35,17 @@ class DatabaseOutageStormIT {
             .withSeed(31)
             .withTimes(Duration.ofMillis(1_500), Duration.ofSeconds(90), Duration.ofSeconds(150));
     PostgresProcess postgres = PostgresProcess.of(DATA);
-    ExecutorService driver = Executors.newSingleThreadExecutor();
-    try {
-      Future<StormReport> storm =
-          driver.submit(() -> new Storm(settings).run("claim-first, PostgreSQL stopped 10 s"));
+    try (BackgroundStorm storm =
+        BackgroundStorm.start(settings, "claim-first, PostgreSQL stopped 10 s")) {
       Thread.sleep(4_000);
-      assertThat(storm.isDone()).as("the storm still runs when the database stops").isFalse();
+      assertThat(storm.isRunning()).as("the storm still runs when the database stops").isTrue();
       postgres.stop();
       try {
         Thread.sleep(10_000);
       } finally {
         postgres.start();
       }
-      StormReport report = storm.get(10, TimeUnit.MINUTES);
+      StormReport report = storm.report(Duration.ofMinutes(10));
       System.out.print(report.table());
 
       assertThat(report.answers())
@@ -59,8 +53,6 @@ class DatabaseOutageStormIT {
           .containsKey("503");
       StormInvariants.assertEvery5xxAProblemWithRetryAfter(report);
       StormInvariants.assertHeld(report);
-    } finally {
-      driver.shutdownNow();
     }
   }
 }
