@@ -71,12 +71,9 @@ public final class Wire {
   public Answer sendRaw(
       String method, String path, Tenant tenant, String key, byte[] body, String contentType)
       throws IOException {
-    String host = base.getHost();
-    boolean tls = "https".equals(base.getScheme());
-    int port = base.getPort() > 0 ? base.getPort() : tls ? 443 : 80;
     ByteArrayOutputStream request = new ByteArrayOutputStream();
     line(request, method + " " + rawPath(path) + " HTTP/1.1");
-    line(request, "Host: " + (base.getPort() > 0 ? host + ":" + port : host));
+    line(request, "Host: " + base.getHost() + (base.getPort() > 0 ? ":" + base.getPort() : ""));
     line(request, "Authorization: " + tenant.authorization());
     if (key != null) {
       line(request, "Idempotency-Key: " + key);
@@ -86,7 +83,18 @@ public final class Wire {
     line(request, "Connection: close");
     line(request, "");
     request.writeBytes(body);
-    return parse(exchange(host, port, tls, request.toByteArray()));
+    return sendBytes(request.toByteArray());
+  }
+
+  /**
+   * Writes {@code request}, head and body, on a socket exactly as given (the caller frames it, Host
+   * and all) and returns the answer: for requests no HTTP client would send, such as a corpus of
+   * malformed ones.
+   */
+  public Answer sendBytes(byte[] request) throws IOException {
+    boolean tls = "https".equals(base.getScheme());
+    int port = base.getPort() > 0 ? base.getPort() : tls ? 443 : 80;
+    return parse(exchange(base.getHost(), port, tls, request));
   }
 
   private String url(String path) {

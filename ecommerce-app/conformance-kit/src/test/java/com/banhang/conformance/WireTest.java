@@ -4,7 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The raw socket's response reader: the framings a server may use. */
@@ -51,6 +59,35 @@ class WireTest {
     assertThatThrownBy(() -> Wire.parse(bytes("HTTP/1.1 200 OK\r\nContent-")))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("no complete response head");
+  }
+
+  @Test
+  void sendBytes_writesTheRequestAsGiven_andReadsTheAnswer() throws Exception {
+    byte[] request =
+        bytes("POST /x HTTP/1.1\r\nHost: h\r\nX-Odd: \u0001\r\nContent-Length: 0\r\n\r\n");
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      CompletableFuture<byte[]> received =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (Socket socket = server.accept()) {
+                  byte[] got = socket.getInputStream().readNBytes(request.length);
+                  socket
+                      .getOutputStream()
+                      .write(bytes("HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\nno"));
+                  return got;
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      Wire wire =
+          new Wire(URI.create("http://127.0.0.1:" + server.getLocalPort()), Duration.ofSeconds(10));
+
+      Answer answer = wire.sendBytes(request);
+
+      assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo(request);
+      assertThat(answer.status()).isEqualTo(400);
+      assertThat(answer.text()).isEqualTo("no");
+    }
   }
 
   private static byte[] bytes(String text) {

@@ -3,24 +3,21 @@ package it.com.banhang.shop;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.banhang.conformance.Answer;
+import com.banhang.conformance.Wire;
 import groovy.json.JsonSlurper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +38,10 @@ class BadInputCorpusIT {
   private static final String TRANSPORT = "transport-400";
 
   private static final URI SHOP = URI.create(ShopApi.URL);
+
+  /** The conformance kit's raw socket: writes each request byte for byte, reads any framing. */
+  private static final Wire WIRE = new Wire(SHOP, Duration.ofSeconds(60));
+
   private static final String ALICE =
       "Authorization: Basic "
           + Base64.getEncoder()
@@ -49,9 +50,6 @@ class BadInputCorpusIT {
   /** One line of the corpus. */
   record Case(
       String name, String method, String path, String headers, String body, String expect) {}
-
-  /** What came back over the socket. */
-  record Answer(int status, Map<String, String> headers, byte[] body) {}
 
   @Test
   void everyCaseIsAProblemAndWritesNothing() throws Exception {
@@ -110,7 +108,7 @@ class BadInputCorpusIT {
     if (answer.status() < 400 || answer.status() > 499) {
       wrong.add("status " + answer.status());
     }
-    String type = answer.headers().getOrDefault("content-type", "");
+    String type = answer.header("content-type").orElse("");
     if (!type.startsWith("application/problem+json")) {
       wrong.add("content type '" + type + "'");
     }
@@ -185,7 +183,7 @@ class BadInputCorpusIT {
     line(request, "Connection: close");
     request.write("\r\n".getBytes(StandardCharsets.US_ASCII));
     request.write(body);
-    return exchange(request.toByteArray());
+    return WIRE.sendBytes(request.toByteArray());
   }
 
   private static boolean hasHeader(String lowerCaseHeaders, String name) {
@@ -194,102 +192,6 @@ class BadInputCorpusIT {
 
   private static void line(ByteArrayOutputStream out, String text) throws IOException {
     out.write((text + "\r\n").getBytes(StandardCharsets.UTF_8));
-  }
-
-  /**
-   * Writes the request on its own thread while this one reads: a server may answer (413, 400) and
-   * close before it has read a huge body, and the answer must still be seen.
-   */
-  private static Answer exchange(byte[] request) throws Exception {
-    ExecutorService writer = Executors.newSingleThreadExecutor();
-    try (Socket socket = new Socket(SHOP.getHost(), SHOP.getPort())) {
-      socket.setSoTimeout(60_000);
-      OutputStream out = socket.getOutputStream();
-      Future<?> written =
-          writer.submit(
-              () -> {
-                out.write(request);
-                out.flush();
-                return null;
-              });
-      InputStream in = socket.getInputStream();
-      ByteArrayOutputStream response = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      try {
-        for (int n; (n = in.read(buffer)) != -1; ) {
-          response.write(buffer, 0, n);
-        }
-      } catch (SocketTimeoutException e) {
-        throw e;
-      } catch (IOException e) {
-        // A reset after the answer (the server closed with part of a huge body unread).
-        if (response.size() == 0) {
-          throw e;
-        }
-      }
-      written.cancel(true);
-      return parse(response.toByteArray());
-    } finally {
-      writer.shutdownNow();
-    }
-  }
-
-  private static Answer parse(byte[] raw) throws IOException {
-    int end = indexOf(raw, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
-    if (end < 0) {
-      throw new IOException("no complete response head in " + raw.length + " bytes");
-    }
-    String[] head = new String(raw, 0, end, StandardCharsets.ISO_8859_1).split("\r\n");
-    String[] statusLine = head[0].split(" ", 3);
-    if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/")) {
-      throw new IOException("not an HTTP response: " + head[0]);
-    }
-    Map<String, String> headers = new LinkedHashMap<>();
-    for (int i = 1; i < head.length; i++) {
-      int colon = head[i].indexOf(':');
-      if (colon > 0) {
-        headers.put(
-            head[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
-            head[i].substring(colon + 1).trim());
-      }
-    }
-    byte[] body = java.util.Arrays.copyOfRange(raw, end + 4, raw.length);
-    if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-      body = unchunk(body);
-    }
-    return new Answer(Integer.parseInt(statusLine[1]), headers, body);
-  }
-
-  private static byte[] unchunk(byte[] chunked) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int at = 0;
-    while (at < chunked.length) {
-      int lineEnd = indexOf(chunked, new byte[] {'\r', '\n'}, at);
-      if (lineEnd < 0) {
-        throw new IOException("broken chunked body");
-      }
-      String size = new String(chunked, at, lineEnd - at, StandardCharsets.US_ASCII).split(";")[0];
-      int length = Integer.parseInt(size.trim(), 16);
-      if (length == 0) {
-        break;
-      }
-      out.write(chunked, lineEnd + 2, length);
-      at = lineEnd + 2 + length + 2;
-    }
-    return out.toByteArray();
-  }
-
-  private static int indexOf(byte[] data, byte[] pattern, int from) {
-    outer:
-    for (int i = from; i <= data.length - pattern.length; i++) {
-      for (int j = 0; j < pattern.length; j++) {
-        if (data[i + j] != pattern[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
   }
 
   // ------------------------------------------------------------------ the corpus file
