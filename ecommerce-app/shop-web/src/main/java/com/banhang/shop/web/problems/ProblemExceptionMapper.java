@@ -103,8 +103,8 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
           503,
           "database-unavailable",
           "Database unavailable",
-          "the database failed while the request ran; retry later with the same key, which runs"
-              + " it again or returns its stored result");
+          "the database failed while the request ran; retry later, with the same Idempotency-Key"
+              + " if it had one: the retry runs again or returns the stored result");
     }
     if (thrown instanceof WebApplicationException web) {
       return httpProblem(web.getResponse().getStatus());
