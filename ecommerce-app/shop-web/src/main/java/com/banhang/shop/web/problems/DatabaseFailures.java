@@ -10,7 +10,7 @@ import java.util.Set;
  * Tells a database that went away or gave up for a moment (a retry may succeed) from a failure of
  * the application itself. The drivers disagree on how they say it: H2 throws the JDBC subclasses,
  * PostgreSQL's and SQL Server's drivers throw plain {@link SQLException}s and say it only in the
- * SQLSTATE. Both are read, through every wrapper (EclipseLink, JTA, the connection pool).
+ * SQLSTATE. Both are read here; {@link ProblemExceptionMapper} applies this to every cause.
  */
 final class DatabaseFailures {
 
@@ -22,28 +22,17 @@ final class DatabaseFailures {
   private static final Set<String> PASSING_STATES =
       Set.of("57P01", "57P02", "57P03", "40001", "40P01", "HYT00", "HYT01");
 
-  /**
-   * How many causes are read: the wrappers seen are a few deep; the bound keeps a cycle of causes
-   * (which {@link Throwable#initCause} allows) from looping for ever.
-   */
-  static final int MAX_DEPTH = 32;
-
   private DatabaseFailures() {}
 
-  /** Whether {@code thrown} or one of its causes says the database failed for a while. */
-  static boolean isPassing(Throwable thrown) {
-    int depth = 0;
-    for (Throwable t = thrown; t != null && depth < MAX_DEPTH; t = t.getCause(), depth++) {
-      if (t instanceof SQLTransientException
-          || t instanceof SQLRecoverableException
-          || t instanceof SQLNonTransientConnectionException) {
-        return true;
-      }
-      if (t instanceof SQLException sql && isPassingState(sql.getSQLState())) {
-        return true;
-      }
-    }
-    return false;
+  /**
+   * Whether {@code failure} itself (not its causes: the caller walks them) says the database failed
+   * for a while.
+   */
+  static boolean isPassing(Throwable failure) {
+    return failure instanceof SQLTransientException
+        || failure instanceof SQLRecoverableException
+        || failure instanceof SQLNonTransientConnectionException
+        || failure instanceof SQLException sql && isPassingState(sql.getSQLState());
   }
 
   private static boolean isPassingState(String state) {

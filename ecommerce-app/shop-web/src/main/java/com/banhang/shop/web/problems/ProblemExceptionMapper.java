@@ -67,6 +67,13 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
    */
   static final String RETRY_AFTER_503 = "5";
 
+  /**
+   * How many causes are read: the wrappers seen (EclipseLink, JTA, the connection pool) are a few
+   * deep; the bound keeps a cycle of causes, which {@link Throwable#initCause} allows, from looping
+   * for ever.
+   */
+  private static final int MAX_CAUSES = 32;
+
   @Override
   public Response toResponse(Throwable thrown) {
     ProblemDetails problem = problemFor(thrown);
@@ -77,9 +84,10 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
   }
 
   static ProblemDetails problemFor(Throwable thrown) {
+    boolean databaseFailed = false;
     int depth = 0;
-    for (Throwable t = thrown; t != null && depth < DatabaseFailures.MAX_DEPTH; t = t.getCause()) {
-      depth++;
+    for (Throwable t = thrown; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {
+      databaseFailed |= DatabaseFailures.isPassing(t);
       ProblemDetails known = KNOWN.get(t.getClass());
       if (known != null) {
         return new ProblemDetails(known.status(), known.slug(), known.title(), t.getMessage());
@@ -95,7 +103,7 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
             "the body does not match the expected JSON shape");
       }
     }
-    if (DatabaseFailures.isPassing(thrown)) {
+    if (databaseFailed) {
       // Lost, refused or timed out: nothing the request wrote committed, or if its commit's answer
       // was lost, its key was completed with it; either way a retry with the same key is safe.
       LOG.log(Level.WARNING, "database unavailable; answered 503", thrown);
