@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The README's one command to run every test, on a machine with a JDK 17, Maven and Debian's
+# package manager: it installs from Debian's packages the programs the tests drive and the machine
+# lacks, then runs every test (mvn -B verify). Arguments are passed on to Maven.
+#
+# What the tests drive outside the JVM (docs/testing.md, "What the build needs"):
+#   chromium, chromium-driver  the operator console's browser test (it-h2)
+#   procps                     kill(1): the PostgreSQL suite stops and freezes its database
+#   util-linux                 unshare(1): PostgreSQL refuses to run as root, so as root it runs
+#                              in a user namespace of its own
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '[verify] %s\n' "$*"; }
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+type -P kill >/dev/null || missing+=(procps)
+type -P unshare >/dev/null || missing+=(util-linux)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    as_root=(sudo)
+  fi
+  say "installing from Debian's packages: ${missing[*]}"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  say "Debian packages the tests drive are installed (chromium, chromium-driver, procps, util-linux)"
+fi
+
+say "running every test: mvn -B verify $*"
+exec mvn -B verify "$@"
