@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * the payment to an operator instead of capturing it. The attacker here reads the gateway key from
  * the shop's database, which a client cannot do: it cannot compute the key either.
  */
+@SameOnEveryDatabase
 class ForgedChargeIT {
 
   private static final String CHARGE = "payments.charge";

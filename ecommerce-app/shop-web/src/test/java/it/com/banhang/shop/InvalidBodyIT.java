@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * is written for the key, concurrent copies of the invalid request are all 400 (never 409), and the
  * fixed body then runs under the same key. On both keyed operations.
  */
+@SameOnEveryDatabase
 class InvalidBodyIT {
 
   private static final int COPIES = 20;

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * states the row's expiry; one that no row binds, the expiry a claim made now would get (the
  * operation's TTL from now). The 429 case is in {@link NewKeyRateLimitIT}.
  */
+@SameOnEveryDatabase
 class KeyExpiryIT {
 
   /** Tolerance for "the TTL from now": the request's own duration and clock granularity. */

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The Idempotency-Key header itself (docs/idempotency.md): nothing is stored for a bad one. */
+@SameOnEveryDatabase
 class KeyValidationIT {
 
   @Test

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * integration servers give the test customer carol {@value #LIMIT} new keys per operation per hour
  * ({@code -Didempotency.new-keys.tenant.carol=3/PT1H}); no other test uses carol.
  */
+@SameOnEveryDatabase
 class NewKeyRateLimitIT {
 
   private static final int LIMIT = 3;

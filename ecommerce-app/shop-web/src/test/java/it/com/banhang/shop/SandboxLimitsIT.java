@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * The sandbox's own bounds (ecommerce-app/gateway-sandbox/README.md): no request body over 64 KiB,
  * no latency that parks a caller for longer than 30 s.
  */
+@SameOnEveryDatabase
 class SandboxLimitsIT {
 
   @AfterEach

@@ -12,6 +12,7 @@ import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
 /** Scope and authorization (docs/idempotency.md): a key is never a credential. */
+@SameOnEveryDatabase
 class SecurityIT {
 
   @Test
