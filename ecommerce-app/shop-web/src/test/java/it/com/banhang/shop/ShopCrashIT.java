@@ -29,8 +29,16 @@ class ShopCrashIT {
     try {
       client.submit(() -> pay("alice", orderId, key, "pm_card_ok"));
       await().atMost(Duration.ofSeconds(30)).until(() -> Sandbox.charges(orderId) == 1);
-      // Let the shop's embedded database write out what it committed before the gateway call.
-      Thread.sleep(1500);
+      // The attempt was committed before the gateway call; once another connection sees it, it is
+      // in the database's files (the shop's H2 writes every commit at once, WRITE_DELAY=0).
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  ShopDatabase.count(
+                          "SELECT COUNT(*) FROM payment WHERE order_id = ? AND status = 'PENDING'",
+                          orderId)
+                      == 1);
       ShopServer.kill();
     } finally {
       client.shutdownNow();
