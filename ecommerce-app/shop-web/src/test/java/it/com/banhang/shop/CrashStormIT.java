@@ -88,7 +88,7 @@ class CrashStormIT {
           caughtBetweenChargeAndCommit += chargedAttemptsLeftPending(killed);
         }
       }
-      StormReport report = storm.report(Duration.ofMinutes(15));
+      StormReport report = storm.reportWhileAnOperatorReconciles(Duration.ofMinutes(15));
       System.out.print(report.table());
       System.out.println(
           "payments the aimed kills caught charged and not yet recorded: "

@@ -45,7 +45,7 @@ class DatabaseOutageStormIT {
       } finally {
         postgres.start();
       }
-      StormReport report = storm.report(Duration.ofMinutes(10));
+      StormReport report = storm.reportWhileAnOperatorReconciles(Duration.ofMinutes(10));
       System.out.print(report.table());
 
       assertThat(report.answers())
