@@ -32,5 +32,10 @@ else
   say "Debian packages the tests drive are installed (chromium, chromium-driver, procps, util-linux)"
 fi
 
-say "running every test: mvn -B verify $*"
-exec mvn -B verify "$@"
+# Two modules at a time (-T 2): the suites spend most of their time waiting on servers, storms and
+# browsers, so it-h2 and it-postgresql, whose ports and databases are apart, overlap well even on
+# two cores (docs/testing.md, "Build time"). Each line of Maven's log carries the time of day.
+say "running every test: mvn -B -T 2 verify $*"
+exec mvn -B -T 2 \
+  -Dorg.slf4j.simpleLogger.showDateTime=true -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss \
+  verify "$@"
