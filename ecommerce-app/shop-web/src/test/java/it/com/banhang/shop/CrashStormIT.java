@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Most kills land wherever the storm happens to be: before a claim, during a replay, between two
  * requests. Every second kill is aimed between the gateway's charge and the completion commit: for
- * one second before it, every gateway call answers 2.5 s after charging, so the payments in flight
+ * two seconds before it, every gateway call answers 2.5 s after charging, so the payments in flight
  * have been charged and not yet recorded when the JVM dies. After the restart the test counts the
  * attempts the kill left pending; they must end captured and charged once, like every other.
  */
@@ -71,8 +71,10 @@ class CrashStormIT {
         }
         boolean aimed = i % 2 == 1;
         if (aimed) {
+          // Two seconds, shorter than the 2.5 s each charged call then waits: every customer
+          // thread has time to reach a charge, and none of those charges is recorded yet.
           Sandbox.faults(SLOW_AFTER_CHARGE);
-          Thread.sleep(1_000);
+          Thread.sleep(2_000);
         }
         Instant killed = Instant.now();
         ShopServer.kill();
