@@ -5,7 +5,8 @@
 #
 # What the tests drive outside the JVM (docs/testing.md, "What the build needs"):
 #   chromium, chromium-driver  the operator console's browser test (it-h2)
-#   procps                     kill(1): the PostgreSQL suite stops and freezes its database
+#   procps                     ps(1), kill(1): Liberty's bin/server uses ps, and the PostgreSQL
+#                              suite stops and freezes its database with kill
 #   util-linux                 unshare(1): PostgreSQL refuses to run as root, so as root it runs
 #                              in a user namespace of its own
 set -euo pipefail
@@ -16,7 +17,7 @@ say() { printf '[verify] %s\n' "$*"; }
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
-type -P kill >/dev/null || missing+=(procps)
+{ type -P ps && type -P kill; } >/dev/null || missing+=(procps)
 type -P unshare >/dev/null || missing+=(util-linux)
 
 if [ ${#missing[@]} -gt 0 ]; then
