@@ -203,7 +203,9 @@ fi
 SERVER_DIR=$WLP/usr/servers/$SERVER
 rm -rf "$SERVER_DIR"
 mkdir -p "$SERVER_DIR/apps"
+# The production configuration plus what the development profile adds (kept apart in the repository).
 cp -r "$ROOT/src/main/liberty/config/." "$SERVER_DIR/"
+cp -r "$ROOT/src/main/liberty/development/." "$SERVER_DIR/"
 cp "$WAR" "$SERVER_DIR/apps/shop-web.war"
 cp "$SANDBOX_WAR" "$SERVER_DIR/apps/gateway-sandbox.war"
 cat >"$SERVER_DIR/bootstrap.properties" <<EOF
@@ -218,6 +220,10 @@ shop.h2.dir=$RUN/h2
 shop.h2.options=;LOCK_TIMEOUT=10000;WRITE_DELAY=0
 shop.postgresql.host=127.0.0.1
 shop.postgresql.port=$PG_PORT
+shop.postgresql.user=postgres
+shop.postgresql.password=postgres
+# The embedded PostgreSQL the bench starts has no TLS.
+shop.postgresql.sslmode=disable
 EOF
 cat >"$SERVER_DIR/jvm.options" <<EOF
 -Dgateway/mp-rest/url=http://127.0.0.1:$HTTP_PORT/gateway
