@@ -9,14 +9,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A server with the repository's production configuration and none of the settings it requires: the
- * shop must not start, and its log must say what to set.
+ * A server made the way docs/deployment.md says (Liberty's {@code server create}, then the
+ * repository's src/main/liberty/config and the WAR copied in), with none of the settings it
+ * requires and {@code SHOP_PROFILE=development} in its environment: it holds no development piece,
+ * the development profile is refused (the server does not listen on loopback only), and the shop
+ * must not start, its log saying what to set.
  */
 class UnconfiguredServerIT {
 
@@ -25,15 +29,19 @@ class UnconfiguredServerIT {
       System.getProperty("production.server.name", "shop-it-production");
   private static final String NAME = "shop-it-unconfigured";
   private static final Path SERVER = WLP.resolve("usr/servers/" + NAME);
+  private static final Path REPOSITORY_CONFIG =
+      Path.of(System.getProperty("shop.liberty.config", "../../src/main/liberty/config"));
 
   @BeforeAll
   static void startWithoutSettings() throws Exception {
     Path configured = WLP.resolve("usr/servers/" + CONFIGURED);
     deleteRecursively(SERVER);
+    // docs/deployment.md, "2. The server": create it, copy the configuration folder and the WAR.
+    server("create");
+    copyRecursively(REPOSITORY_CONFIG, SERVER);
     copyRecursively(configured.resolve("apps"), SERVER.resolve("apps"));
-    Files.copy(configured.resolve("server.xml"), SERVER.resolve("server.xml"));
-    copyRecursively(configured.resolve("datasources"), SERVER.resolve("datasources"));
-    copyRecursively(configured.resolve("profiles"), SERVER.resolve("profiles"));
+    // Step 3 says to write server.env whole (Liberty's own has no final newline).
+    Files.writeString(SERVER.resolve("server.env"), "SHOP_PROFILE=development\n");
     // Only what any test server needs to coexist with the others: an H2 database of its own
     // (so that start-up gets as far as it can) and ports nobody else uses.
     Files.writeString(
@@ -52,6 +60,45 @@ class UnconfiguredServerIT {
   }
 
   @Test
+  void holdsNoDevelopmentPiece() throws IOException {
+    try (Stream<Path> files = Files.walk(SERVER)) {
+      List<String> found =
+          files
+              .filter(Files::isRegularFile)
+              .filter(file -> !file.startsWith(SERVER.resolve("logs")))
+              .filter(file -> !file.startsWith(SERVER.resolve("workarea")))
+              .filter(file -> !file.startsWith(SERVER.resolve("db")))
+              // The WAR (and Liberty's expansion of it) is the one that ships; listed below.
+              .filter(file -> !file.startsWith(SERVER.resolve("apps")))
+              .filter(file -> !file.getFileName().toString().equals("server.env"))
+              .filter(UnconfiguredServerIT::isDevelopmentPiece)
+              .map(file -> SERVER.relativize(file).toString())
+              .toList();
+      assertThat(found).isEmpty();
+    }
+    assertThat(SERVER.resolve("profiles")).doesNotExist();
+    assertThat(SERVER.resolve("sandbox")).doesNotExist();
+    try (Stream<Path> apps = Files.list(SERVER.resolve("apps"))) {
+      assertThat(apps.filter(Files::isRegularFile).map(app -> app.getFileName().toString()))
+          .containsExactly("shop-web.war");
+    }
+  }
+
+  private static boolean isDevelopmentPiece(Path file) {
+    try {
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      return text.contains("shop.profile=development")
+          || text.contains("<shop.profile>development")
+          || text.contains("alice-secret")
+          || text.contains("operator-secret")
+          || text.contains("development-keystore")
+          || text.contains("gateway-sandbox.war");
+    } catch (IOException binary) {
+      return false;
+    }
+  }
+
+  @Test
   void refusesToStartAndSaysWhatToSet() throws IOException {
     Path log = SERVER.resolve("logs/messages.log");
     await()
@@ -61,6 +108,10 @@ class UnconfiguredServerIT {
     String messages = read(log);
 
     assertThat(messages)
+        .contains("SHOP_PROFILE")
+        .contains("loopback")
+        .contains("SHOP_H2_USER")
+        .contains("SHOP_H2_PASSWORD")
         .contains("GATEWAY_MP_REST_URL")
         .contains("PAYMENTS_GATEWAY_KEY_SECRET")
         .contains("IDEMPOTENCY_BODY_KEYS")

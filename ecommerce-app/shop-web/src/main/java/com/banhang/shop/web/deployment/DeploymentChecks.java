@@ -26,7 +26,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *
  * <p>The repository's server configuration is the production one; the README's run command and the
  * test servers add {@code profiles/development.xml} ({@code shop.profile=development}), which
- * supplies public development values. Those values are refused in production.
+ * supplies public development values. Those values are refused in production, and so is the
+ * development profile itself on a server that listens beyond loopback.
  */
 public class DeploymentChecks implements Extension {
 
@@ -40,6 +41,21 @@ public class DeploymentChecks implements Extension {
       Set.of("alice-secret", "bob-secret", "carol-secret", "operator-secret");
 
   private static final int MIN_PASSWORD_LENGTH = 12;
+
+  /**
+   * The other published development secrets (src/main/liberty/development/profiles/
+   * development.xml): anyone who read the repository knows them, so production refuses them as it
+   * refuses the development passwords.
+   */
+  private static final String DEVELOPMENT_GATEWAY_KEY_SECRET =
+      "ZGV2ZWxvcG1lbnQtb25seS1nYXRld2F5LWtleS1zZWNyZXQtMDAwMDAwMDA=";
+
+  private static final String DEVELOPMENT_BODY_KEY = "ZGV2ZWxvcG1lbnQtb25seS1ib2R5LWtleS0wMDAwMDA=";
+  private static final String DEVELOPMENT_KEYSTORE_PASSWORD = "development-keystore";
+
+  /** Host names that listen on this machine only; the development profile needs one of them. */
+  private static final Set<String> LOOPBACK_HOSTS =
+      Set.of("localhost", "127.0.0.1", "::1", "[::1]", "ip6-localhost");
 
   /**
    * Runs when CDI starts discovering the application's beans, so before CDI validates injection
@@ -61,18 +77,43 @@ public class DeploymentChecks implements Extension {
     if (isDevelopment(config)) {
       LOG.warning(
           "shop.profile=development: sandbox gateway, public development passwords and secrets,"
-              + " plain HTTP. Never use this profile on a server others can reach.");
+              + " plain HTTP, on loopback only. Never use this profile on a server others can"
+              + " reach.");
     }
   }
 
+  /**
+   * The development profile counts only on a server that listens on loopback: set anywhere else
+   * (SHOP_PROFILE=development on a deployed server), it is refused and every production check
+   * applies.
+   */
   static boolean isDevelopment(Config config) {
+    return asksForDevelopment(config) && listensOnLoopbackOnly(config);
+  }
+
+  private static boolean asksForDevelopment(Config config) {
     return DEVELOPMENT.equals(config.getOptionalValue(PROFILE, String.class).orElse("production"));
+  }
+
+  private static boolean listensOnLoopbackOnly(Config config) {
+    // server.xml's default is every interface.
+    String host = value(config, "http.host").orElse("*");
+    return LOOPBACK_HOSTS.contains(host.toLowerCase(Locale.ROOT)) || host.startsWith("127.");
   }
 
   /** Every reason not to start, in the order an operator would fix them; empty when all is set. */
   static List<String> problems(Config config) {
     boolean production = !isDevelopment(config);
     List<String> problems = new ArrayList<>();
+
+    if (asksForDevelopment(config) && production) {
+      problems.add(
+          "shop.profile=development (environment variable SHOP_PROFILE) is refused on a server"
+              + " that listens beyond loopback (http.host="
+              + value(config, "http.host").orElse("*")
+              + "): it adds public passwords, plain HTTP and a sandbox that marks orders paid"
+              + " without money. Remove it; every production check below applies");
+    }
 
     Optional<String> gateway = value(config, "gateway/mp-rest/url");
     if (gateway.isEmpty()) {
@@ -97,6 +138,10 @@ public class DeploymentChecks implements Extension {
           invalid.getMessage()
               + " (environment variable IDEMPOTENCY_BODY_KEYS: keyId:base64 AES-256 key(s) that"
               + " seal stored responses)");
+    }
+
+    if (production) {
+      publishedDevelopmentSecrets(config).forEach(problems::add);
     }
 
     // The key's lease is never renewed: it must outlast the bounded gateway call of a payment.
@@ -127,8 +172,24 @@ public class DeploymentChecks implements Extension {
               "the password of the TLS keystore (shop.tls.keystore)"));
     }
 
-    if ("sqlserver".equals(value(config, "shop.db").orElse(""))
-        && value(config, "SQLSERVER_JDBC_URL").isEmpty()) {
+    String db = value(config, "shop.db").orElse("");
+    if ("postgresql".equals(db)) {
+      for (String name : List.of("shop.postgresql.user", "shop.postgresql.password")) {
+        if (value(config, name).isEmpty()) {
+          problems.add(required(name, environmentName(name), "the PostgreSQL login of the shop"));
+        }
+      }
+    }
+    if ("h2".equals(db) && production) {
+      for (String name : List.of("shop.h2.user", "shop.h2.password")) {
+        if (value(config, name).isEmpty()) {
+          problems.add(
+              required(name, environmentName(name), "the login of the embedded H2 database"));
+        }
+      }
+    }
+
+    if ("sqlserver".equals(db) && value(config, "SQLSERVER_JDBC_URL").isEmpty()) {
       problems.add(
           required(
               "SQLSERVER_JDBC_URL",
@@ -136,6 +197,34 @@ public class DeploymentChecks implements Extension {
               "the SQL Server JDBC URL (shop.db=sqlserver)"));
     }
     return problems;
+  }
+
+  private static List<String> publishedDevelopmentSecrets(Config config) {
+    List<String> found = new ArrayList<>();
+    if (value(config, "payments.gateway-key-secret")
+        .filter(DEVELOPMENT_GATEWAY_KEY_SECRET::equals)
+        .isPresent()) {
+      found.add(
+          "payments.gateway-key-secret (PAYMENTS_GATEWAY_KEY_SECRET) is the published development"
+              + " secret; make your own: openssl rand -base64 32");
+    }
+    Optional<String> bodyKeys = value(config, "idempotency.body-keys");
+    if (bodyKeys.isPresent()
+        && Arrays.stream(bodyKeys.get().split(","))
+            .map(entry -> entry.substring(entry.indexOf(':') + 1).trim())
+            .anyMatch(DEVELOPMENT_BODY_KEY::equals)) {
+      found.add(
+          "idempotency.body-keys (IDEMPOTENCY_BODY_KEYS) holds the published development key;"
+              + " make your own: echo \"k1:$(openssl rand -base64 32)\"");
+    }
+    if (value(config, "shop.tls.keystore.password")
+        .filter(DEVELOPMENT_KEYSTORE_PASSWORD::equals)
+        .isPresent()) {
+      found.add(
+          "shop.tls.keystore.password (SHOP_TLS_KEYSTORE_PASSWORD) is the published development"
+              + " password; protect your keystore with a real one");
+    }
+    return found;
   }
 
   private static List<String> passwordSettings(Config config) {

@@ -29,6 +29,8 @@ class DeploymentChecksTest {
     settings.put("shop.users.operator.password", "staple of the operator");
     settings.put("shop.tls.keystore.password", "keystore-password");
     settings.put("shop.db", "postgresql");
+    settings.put("shop.postgresql.user", "shop_runtime");
+    settings.put("shop.postgresql.password", "a real database password");
     return settings;
   }
 
@@ -88,8 +90,71 @@ class DeploymentChecksTest {
     settings.put("shop.users.alice.password", "alice-secret");
     settings.put("shop.users.operator.password", "operator-secret");
     settings.put("gateway/mp-rest/url", "http://localhost:9080/gateway");
+    settings.put("http.host", "localhost");
 
     assertThat(DeploymentChecks.problems(config(settings))).isEmpty();
+  }
+
+  @Test
+  void theDevelopmentProfileIsRefusedBeyondLoopbackAndEveryProductionCheckApplies() {
+    Map<String, String> settings = production();
+    settings.put("shop.profile", "development");
+    settings.put("shop.users.alice.password", "alice-secret");
+    settings.put("gateway/mp-rest/url", "http://gateway.internal/");
+    // SHOP_PROFILE=development alone on a deployed server: http.host is server.xml's "*".
+
+    List<String> problems = DeploymentChecks.problems(config(settings));
+
+    assertThat(problems)
+        .anySatisfy(p -> assertThat(p).contains("SHOP_PROFILE").contains("loopback"))
+        .anySatisfy(
+            p -> assertThat(p).contains("shop.users.alice.password").contains("development"))
+        .anySatisfy(p -> assertThat(p).contains("https://"));
+    settings.put("http.host", "0.0.0.0");
+    assertThat(DeploymentChecks.problems(config(settings)))
+        .anySatisfy(p -> assertThat(p).contains("http.host=0.0.0.0"));
+    settings.put("http.host", "127.0.0.1");
+    assertThat(DeploymentChecks.problems(config(settings))).isEmpty();
+  }
+
+  @Test
+  void productionRefusesEveryPublishedDevelopmentSecret() {
+    Map<String, String> settings = production();
+    // The values of src/main/liberty/development/profiles/development.xml.
+    settings.put(
+        "payments.gateway-key-secret",
+        "ZGV2ZWxvcG1lbnQtb25seS1nYXRld2F5LWtleS1zZWNyZXQtMDAwMDAwMDA=");
+    // Under another key id too: the key itself is what everyone knows.
+    settings.put("idempotency.body-keys", "renamed:ZGV2ZWxvcG1lbnQtb25seS1ib2R5LWtleS0wMDAwMDA=");
+    settings.put("shop.tls.keystore.password", "development-keystore");
+
+    List<String> problems = DeploymentChecks.problems(config(settings));
+
+    assertThat(problems)
+        .anySatisfy(
+            p -> assertThat(p).contains("PAYMENTS_GATEWAY_KEY_SECRET").contains("published"))
+        .anySatisfy(p -> assertThat(p).contains("IDEMPOTENCY_BODY_KEYS").contains("published"))
+        .anySatisfy(p -> assertThat(p).contains("SHOP_TLS_KEYSTORE_PASSWORD").contains("published"))
+        .hasSize(3);
+  }
+
+  @Test
+  void everyDatabaseLoginIsRequiredNoneHasADefault() {
+    Map<String, String> postgresql = production();
+    postgresql.remove("shop.postgresql.user");
+    postgresql.remove("shop.postgresql.password");
+    assertThat(String.join("\n", DeploymentChecks.problems(config(postgresql))))
+        .contains("SHOP_POSTGRESQL_USER")
+        .contains("SHOP_POSTGRESQL_PASSWORD");
+
+    Map<String, String> h2 = production();
+    h2.put("shop.db", "h2");
+    assertThat(String.join("\n", DeploymentChecks.problems(config(h2))))
+        .contains("SHOP_H2_USER")
+        .contains("SHOP_H2_PASSWORD");
+    h2.put("shop.h2.user", "shop");
+    h2.put("shop.h2.password", "an H2 password");
+    assertThat(DeploymentChecks.problems(config(h2))).isEmpty();
   }
 
   @Test
