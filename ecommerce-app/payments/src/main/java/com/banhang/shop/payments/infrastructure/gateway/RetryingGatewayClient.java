@@ -291,8 +291,28 @@ public class RetryingGatewayClient {
     for (Throwable t = e; t != null; t = t.getCause()) {
       neverReachedTheProcessor |= t instanceof ConnectException || isTlsHandshakeFailure(t);
     }
+    // For operators: which transport failure, and what it means for the payment. The message is
+    // the transport's (host, TLS reason), never a header: the API key is not in it.
+    LOG.log(
+        Level.WARNING,
+        "a call to the payment gateway failed {0}: {1}",
+        new Object[] {
+          neverReachedTheProcessor ? "before reaching it" : "and may have reached it", chain(e)
+        });
     return new GatewayCallFailedException(
         "processor unreachable: " + e.getMessage(), !neverReachedTheProcessor, e);
+  }
+
+  private static String chain(Throwable e) {
+    StringBuilder causes = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      causes.append(causes.length() == 0 ? "" : " <- ").append(t.getClass().getName());
+      causes.append(": ").append(t.getMessage());
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return causes.toString();
   }
 
   /** The handshake was refused, or the peer's certificate was not trusted. */
