@@ -25,7 +25,9 @@ public class ApiKeyCheck implements ContainerRequestFilter {
   public void filter(ContainerRequestContext request) {
     Optional<String> required = requiredKey();
     String path = request.getUriInfo().getPath();
-    if (required.isEmpty() || !(path.startsWith("charges") || path.startsWith("/charges"))) {
+    if (required.isEmpty()
+        || !request.getSecurityContext().isSecure()
+        || !(path.startsWith("charges") || path.startsWith("/charges"))) {
       return;
     }
     String sent = request.getHeaderString(HttpHeaders.AUTHORIZATION);

@@ -28,6 +28,8 @@ class GatewayTlsIT {
       System.getProperty("production.https.url", "https://localhost:9551");
   private static final String SANDBOX =
       System.getProperty("gateway.url", "http://localhost:9283/gateway");
+  private static final String SANDBOX_HTTPS =
+      System.getProperty("gateway.https.url", "https://localhost:9643/gateway");
   private static final Path WLP = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
   private static final Path SERVER =
       WLP.resolve(
@@ -105,6 +107,27 @@ class GatewayTlsIT {
     Response paid = pay(orderId, paymentKey);
     assertThat(paid.statusCode()).as(paid.asString()).isEqualTo(201);
     assertThat(succeededCharges(orderId)).isEqualTo(1);
+  }
+
+  /**
+   * The sandbox over HTTPS stands in for a processor that requires the merchant's API key, so the
+   * shop's 201 above shows the key was sent; without it the processor refuses to charge.
+   */
+  @Test
+  void theProcessorRefusesAChargeWithoutTheApiKey() {
+    Response refused =
+        given()
+            .relaxedHTTPSValidation()
+            .baseUri(SANDBOX_HTTPS)
+            .contentType(ContentType.JSON)
+            .header("Idempotency-Key", "it-no-api-key-" + UUID.randomUUID())
+            .body(
+                "{\"amount\":1000,\"currency\":\"VND\",\"orderReference\":\"it-no-key\","
+                    + "\"paymentMethod\":\"pm_card_ok\"}")
+            .post("/v1/charges");
+
+    assertThat(refused.statusCode()).isEqualTo(401);
+    assertThat(succeededCharges("it-no-key")).isZero();
   }
 
   /** The production server's own start and stop scripts (its settings stay in its folder). */
