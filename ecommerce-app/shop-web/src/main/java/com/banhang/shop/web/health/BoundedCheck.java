@@ -7,6 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 
 /**
@@ -14,13 +16,20 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
  * or gateway must give DOWN within seconds, never a probe that hangs until the orchestrator's own
  * timeout. At most one probe of a check runs at a time, so that probes against a hung dependency do
  * not pile up threads: while one is still stuck, the next answer is DOWN at once.
+ *
+ * <p>Answers carry the check's name and status only: {@code /health} is open to anyone, so why a
+ * check is DOWN (exception text, URLs, product versions) is logged for operators instead, once per
+ * change of status (docs/observability.md).
  */
 final class BoundedCheck {
+
+  private static final Logger LOG = Logger.getLogger(BoundedCheck.class.getName());
 
   private final String name;
   private final Duration timeout;
   private volatile boolean probing;
   private long startedAtNanos;
+  private volatile HealthCheckResponse.Status lastLogged;
 
   BoundedCheck(String name, Duration timeout) {
     this.name = name;
@@ -65,7 +74,21 @@ final class BoundedCheck {
     }
   }
 
-  private HealthCheckResponse down(String error) {
-    return HealthCheckResponse.named(name).down().withData("error", String.valueOf(error)).build();
+  /** UP, without data; {@code detail} is logged when the check was not UP before. */
+  HealthCheckResponse up(String detail) {
+    if (lastLogged != HealthCheckResponse.Status.UP) {
+      lastLogged = HealthCheckResponse.Status.UP;
+      LOG.info(() -> "health check " + name + " is UP: " + detail);
+    }
+    return HealthCheckResponse.named(name).up().build();
+  }
+
+  /** DOWN, without data; {@code reason} is logged when the check was not DOWN before. */
+  HealthCheckResponse down(String reason) {
+    if (lastLogged != HealthCheckResponse.Status.DOWN) {
+      lastLogged = HealthCheckResponse.Status.DOWN;
+      LOG.log(Level.WARNING, "health check {0} is DOWN: {1}", new Object[] {name, reason});
+    }
+    return HealthCheckResponse.named(name).down().build();
   }
 }

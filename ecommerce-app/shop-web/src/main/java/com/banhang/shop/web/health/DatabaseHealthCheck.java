@@ -50,19 +50,21 @@ public class DatabaseHealthCheck implements HealthCheck {
         } catch (SQLException | RuntimeException e) {
           // Closing it below is the fallback.
         }
-        return HealthCheckResponse.named(NAME)
-            .down()
-            .withData("error", "connection not valid within " + VALIDATION_SECONDS + " s")
-            .withData("validationMillis", (System.nanoTime() - started) / 1_000_000)
-            .build();
+        return bounded.down(
+            "connection not valid within "
+                + VALIDATION_SECONDS
+                + " s (after "
+                + (System.nanoTime() - started) / 1_000_000
+                + " ms)");
       }
       DatabaseMetaData meta = connection.getMetaData();
-      return HealthCheckResponse.named(NAME)
-          .up()
-          .withData("product", meta.getDatabaseProductName())
-          .withData("version", meta.getDatabaseProductVersion())
-          .withData("validationMillis", (System.nanoTime() - started) / 1_000_000)
-          .build();
+      return bounded.up(
+          meta.getDatabaseProductName()
+              + " "
+              + meta.getDatabaseProductVersion()
+              + ", validated in "
+              + (System.nanoTime() - started) / 1_000_000
+              + " ms");
     }
   }
 }

@@ -77,12 +77,15 @@ public class MigrationsHealthCheck implements HealthCheck {
             .max(MigrationVersion::compareTo)
             .map(MigrationVersion::getVersion)
             .orElse("none");
-    return HealthCheckResponse.named(NAME)
-        .status(pending == 0)
-        .withData("vendor", vendor)
-        .withData("schemaVersion", current == null ? "none" : current.getVersion().getVersion())
-        .withData("latestVersion", latest)
-        .withData("pending", pending)
-        .build();
+    String detail =
+        vendor
+            + " schema "
+            + (current == null ? "none" : current.getVersion().getVersion())
+            + ", latest "
+            + latest
+            + ", "
+            + pending
+            + " pending";
+    return pending == 0 ? bounded.up(detail) : bounded.down(detail);
   }
 }

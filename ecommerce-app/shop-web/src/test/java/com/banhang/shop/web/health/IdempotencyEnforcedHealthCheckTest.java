@@ -132,7 +132,7 @@ class IdempotencyEnforcedHealthCheckTest {
   }
 
   /** The smallest response builder: no MicroProfile Health implementation is on the class path. */
-  private static final class Builder extends HealthCheckResponseBuilder {
+  static final class Builder extends HealthCheckResponseBuilder {
     private String name;
     private Status status = Status.DOWN;
     private final Map<String, Object> data = new LinkedHashMap<>();

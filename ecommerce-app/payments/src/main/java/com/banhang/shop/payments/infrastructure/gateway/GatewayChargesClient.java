@@ -10,14 +10,18 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
  * The processor's HTTP API (the gateway sandbox implements it). Configured under the key {@code
  * gateway}: {@code gateway/mp-rest/url}, {@code .../connectTimeout}, {@code .../readTimeout}.
- * Answers are read as raw responses, because every status means something here.
+ * Answers are read as raw responses, because every status means something here. Every call carries
+ * the shop's API key ({@link GatewayCredentials}); TLS trust and the client certificate are
+ * server.xml's {@code gatewaySSLConfig} (docs/payments.md, "The processor connection").
  */
 @RegisterRestClient(configKey = "gateway")
+@RegisterProvider(GatewayCredentials.class)
 @Path("/v1/charges")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -13,12 +13,17 @@ import jakarta.json.JsonObject;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
 import java.net.ConnectException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
@@ -126,6 +131,12 @@ public class RetryingGatewayClient {
       }
       if (status == 400 || status == 422) {
         throw new GatewayRefusedException("the processor refused the request (" + status + ")");
+      }
+      if (status == 401 || status == 403) {
+        // The processor authenticates the shop (its API key, its client certificate) before it
+        // looks at a charge: refused credentials charged nothing.
+        throw new GatewayCallFailedException(
+            "the processor refused the shop's credentials (" + status + ")", false, null);
       }
       if (status == 503) {
         throw new GatewayCallFailedException("processor unavailable before charging", false, null);
@@ -268,13 +279,48 @@ public class RetryingGatewayClient {
     }
   }
 
-  /** A refused connection never carried the request; anything else may have. */
+  /**
+   * A refused connection or a failed TLS handshake never carried the request to the processor;
+   * anything else may have. A handshake fails before the processor reads a request (an untrusted or
+   * expired certificate, a name that does not match, a client certificate the processor refuses),
+   * so it charged nothing and the key may be released (docs/payments.md, "How gateway failures are
+   * classified").
+   */
   private static GatewayCallFailedException transportFailure(ProcessingException e) {
-    boolean connectionRefused = false;
+    boolean neverReachedTheProcessor = false;
     for (Throwable t = e; t != null; t = t.getCause()) {
-      connectionRefused |= t instanceof ConnectException;
+      neverReachedTheProcessor |= t instanceof ConnectException || isTlsHandshakeFailure(t);
     }
+    // For operators: which transport failure, and what it means for the payment. The message is
+    // the transport's (host, TLS reason), never a header: the API key is not in it.
+    LOG.log(
+        Level.WARNING,
+        "a call to the payment gateway failed {0}: {1}",
+        new Object[] {
+          neverReachedTheProcessor ? "before reaching it" : "and may have reached it", chain(e)
+        });
     return new GatewayCallFailedException(
-        "processor unreachable: " + e.getMessage(), !connectionRefused, e);
+        "processor unreachable: " + e.getMessage(), !neverReachedTheProcessor, e);
+  }
+
+  private static String chain(Throwable e) {
+    StringBuilder causes = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      causes.append(causes.length() == 0 ? "" : " <- ").append(t.getClass().getName());
+      causes.append(": ").append(t.getMessage());
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return causes.toString();
+  }
+
+  /** The handshake was refused, or the peer's certificate was not trusted. */
+  static boolean isTlsHandshakeFailure(Throwable t) {
+    return t instanceof SSLHandshakeException
+        || t instanceof SSLPeerUnverifiedException
+        || t instanceof CertificateException
+        || t instanceof CertPathValidatorException
+        || t instanceof CertPathBuilderException;
   }
 }

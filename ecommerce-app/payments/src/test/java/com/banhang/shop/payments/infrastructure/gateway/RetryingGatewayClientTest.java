@@ -6,6 +6,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -21,8 +22,14 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.net.ConnectException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertificateException;
 import java.util.Optional;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -133,6 +140,59 @@ class RetryingGatewayClientTest {
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, false));
     assertThat(tally.sent()).isEqualTo(1);
+    assertThat(tally.mayHaveCharged()).isFalse();
+  }
+
+  /**
+   * An untrusted processor certificate fails the TLS handshake before any request reaches the
+   * processor: the call charged nothing, so the payment is "not sent" (503, key released), never an
+   * unknown outcome. The Rest Client wraps the handshake failure at various depths.
+   */
+  @Test
+  void aTlsHandshakeFailureAnywhereInTheCauseChainIsNotSentAndReleasesTheKey() {
+    SSLHandshakeException untrusted =
+        new SSLHandshakeException("PKIX path building failed: unable to find valid certification");
+    untrusted.initCause(new CertPathBuilderException("unable to find valid certification path"));
+    when(client.create(anyString(), any()))
+        .thenThrow(
+            new ProcessingException(untrusted),
+            new ProcessingException(
+                new IOException("wrapped", new CertificateException("expired"))),
+            new ProcessingException(new SSLPeerUnverifiedException("no name matches")));
+    RestPaymentGateway gateway = new RestPaymentGateway();
+    gateway.client = retryingClient;
+
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(() -> gateway.charge(REQUEST))
+          .isInstanceOf(GatewayUnavailableException.class)
+          .isNotInstanceOf(GatewayOutcomeUnknownException.class);
+    }
+    verify(failedCalls, times(3)).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, false));
+  }
+
+  /** A TLS failure after the handshake (the connection broke mid-answer) may have charged. */
+  @Test
+  void aTlsFailureAfterTheHandshakeMayHaveCharged() {
+    when(client.create(anyString(), any()))
+        .thenThrow(new ProcessingException(new SSLException("connection reset mid-record")));
+
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+        .isInstanceOf(GatewayCallFailedException.class);
+    assertThat(tally.mayHaveCharged()).isTrue();
+  }
+
+  /** The processor authenticates the shop before it charges: a 401 or 403 charged nothing. */
+  @Test
+  void refusedCredentialsChargedNothing() {
+    Response unauthorized = answer(401, null);
+    Response forbidden = answer(403, null);
+    when(client.create(anyString(), any())).thenReturn(unauthorized, forbidden);
+
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+          .isInstanceOf(GatewayCallFailedException.class);
+    }
+    assertThat(tally.sent()).isEqualTo(2);
     assertThat(tally.mayHaveCharged()).isFalse();
   }
 
