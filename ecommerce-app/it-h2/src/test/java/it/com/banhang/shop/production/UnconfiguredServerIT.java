@@ -3,6 +3,8 @@ package it.com.banhang.shop.production;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -122,6 +124,22 @@ class UnconfiguredServerIT {
         .atMost(Duration.ofSeconds(60))
         .until(() -> read(log).contains("CWWKZ0002E") || read(log).contains("SRVE0265E"));
     assertThat(read(log)).doesNotContain("CWWKZ0001I: Application shop-web started");
+  }
+
+  /** docs/deployment.md, "Start, and know that it started": what a start script checks. */
+  @Test
+  void readinessTellsAScriptThatTheShopDidNotStart() throws IOException {
+    Path log = SERVER.resolve("logs/messages.log");
+    await()
+        .atMost(Duration.ofSeconds(240))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> Files.exists(log) && read(log).contains("CWWKZ0002E"));
+
+    Response ready =
+        RestAssured.given().relaxedHTTPSValidation().get("https://localhost:9549/health/ready");
+
+    assertThat(ready.statusCode()).isEqualTo(503);
+    assertThat(ready.jsonPath().getString("status")).isEqualTo("DOWN");
   }
 
   private static String read(Path log) throws IOException {
