@@ -1215,6 +1215,7 @@ public class CostBench {
                         .timeout(Duration.ofSeconds(options.purgeTimeoutSeconds))
                         .header("Authorization", operatorAuthorization)
                         .header("Content-Type", "application/json")
+                        .header("X-Requested-By", "banhang-bench")
                         .header("Accept", "application/json")
                         .header("Idempotency-Key", UUID.randomUUID().toString())
                         .POST(HttpRequest.BodyPublishers.ofString("{}"))

@@ -138,6 +138,8 @@ final class RetryingClient {
         HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(60))
             .header("Content-Type", "application/json")
+            // The operator API's cross-site request guard (docs/operations.md).
+            .header("X-Requested-By", "banhang-storm")
             .method(
                 method,
                 body == null

@@ -27,6 +27,12 @@ class OperatorApiIT {
 
   private static final String CHARGE = "payments.charge";
   private static final String PARKED_TENANT = "parked-by-test";
+  private static final List<String> OPERATOR_POSTS =
+      List.of(
+          "/api/v1/admin/purges",
+          "/api/v1/admin/payment-resolutions",
+          "/api/v1/admin/reconciliations",
+          "/api/v1/admin/reconciliations/late-charges");
 
   @AfterEach
   void normalGateway() {
@@ -36,36 +42,65 @@ class OperatorApiIT {
 
   /**
    * A browser on another site can send an operator's cached Basic credentials with a "simple"
-   * request (a form POST, text/plain): every operator POST refuses one, and changes nothing.
+   * request: a form POST (form, text/plain or multipart body), or a bodiless fetch or beacon that
+   * has no Content-Type at all. Every state-changing operator call refuses each (415), and changes
+   * nothing.
    */
   @Test
   void operatorPosts_refuseSimpleCrossSiteRequests() throws Exception {
-    // java.net.http sends these bodies as they are; rest-assured insists on encoding forms.
-    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
-    String credentials =
-        java.util.Base64.getEncoder()
-            .encodeToString("operator:operator-secret".getBytes(StandardCharsets.UTF_8));
     long runsBefore = ShopDatabase.count("SELECT COUNT(*) FROM idempotency_purge_run");
     for (String contentType :
-        List.of(
-            "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x")) {
-      for (String path : List.of("/api/v1/admin/purges", "/api/v1/admin/reconciliations")) {
-        java.net.http.HttpResponse<String> refused =
-            client.send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(ShopApi.URL + path))
-                    .header("Authorization", "Basic " + credentials)
-                    .header("Idempotency-Key", newKey())
-                    .header("Content-Type", contentType)
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("a=b"))
-                    .build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertThat(refused.statusCode()).as(contentType + " " + path).isEqualTo(415);
-        assertThat(refused.headers().firstValue("Content-Type").orElse(""))
-            .startsWith("application/problem+json");
+        java.util.Arrays.asList(
+            "application/x-www-form-urlencoded",
+            "text/plain",
+            "multipart/form-data; boundary=x",
+            null)) {
+      for (String body : java.util.Arrays.asList("a=b", null)) {
+        for (String path : OPERATOR_POSTS) {
+          for (String guard : java.util.Arrays.asList("banhang-it", null)) {
+            java.net.http.HttpResponse<String> refused = rawPost(path, contentType, body, guard);
+            assertThat(refused.statusCode())
+                .as(contentType + " " + body + " " + path + " " + guard)
+                .isEqualTo(415);
+            assertThat(refused.headers().firstValue("Content-Type").orElse(""))
+                .startsWith("application/problem+json");
+          }
+        }
       }
     }
     assertThat(ShopDatabase.count("SELECT COUNT(*) FROM idempotency_purge_run"))
         .isEqualTo(runsBefore);
+  }
+
+  /**
+   * A JSON call needs a CORS preflight only because of its Content-Type; the guard header makes
+   * every state-changing operator call need one whatever the browser allows for JSON: without it,
+   * 403 operator-header-required, nothing done and the key untouched.
+   */
+  @Test
+  void operatorPosts_withoutTheGuardHeader_refused_nothingDone() throws Exception {
+    long runsBefore = ShopDatabase.count("SELECT COUNT(*) FROM idempotency_purge_run");
+    long auditBefore = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
+    for (String path : OPERATOR_POSTS) {
+      for (String guard : java.util.Arrays.asList(null, "", "  ")) {
+        java.net.http.HttpResponse<String> refused =
+            rawPost(
+                path,
+                "application/json",
+                "{\"tenant\":\"alice\",\"key\":\"k\",\"outcome\":\"not-charged\"}",
+                guard);
+        assertThat(refused.statusCode()).as(path + " [" + guard + "]").isEqualTo(403);
+        assertThat(refused.headers().firstValue("Content-Type").orElse(""))
+            .startsWith("application/problem+json");
+        assertThat(refused.body()).contains("operator-header-required");
+      }
+    }
+    assertThat(ShopDatabase.count("SELECT COUNT(*) FROM idempotency_purge_run"))
+        .isEqualTo(runsBefore);
+    assertThat(ShopDatabase.count("SELECT COUNT(*) FROM operator_audit")).isEqualTo(auditBefore);
+    // With the header the same JSON call is let through (and purges).
+    assertThat(rawPost("/api/v1/admin/purges", "application/json", "{}", "x").statusCode())
+        .isEqualTo(200);
   }
 
   @Test
@@ -119,9 +154,28 @@ class OperatorApiIT {
     assertThat((String) needsConfirmation.path("type")).endsWith("#override-confirmation-needed");
     assertThat(processing("bob", key)).isTrue();
 
-    Response overridden = resolve("bob", key, "charged", forgotten, "bank statement", true);
-    assertThat(overridden.statusCode()).isEqualTo(200);
+    // The override is only proposed: nothing changes until a different operator approves it.
+    Response proposed = resolve("bob", key, "charged", forgotten, "bank statement", true);
+    assertThat(proposed.statusCode()).as(proposed.asString()).isEqualTo(202);
+    assertThat((String) proposed.path("status")).isEqualTo("PROPOSED");
+    long proposal = ((Number) proposed.path("proposalId")).longValue();
+    assertThat(processing("bob", key)).isTrue();
+    assertThat(
+            ShopApi.as("operator")
+                .get("/api/v1/admin/override-proposals")
+                .<List<Integer>>path("items.id"))
+        .contains((int) proposal);
+
+    Response ownApproval = approve("operator", proposal);
+    assertThat(ownApproval.statusCode()).isEqualTo(422);
+    assertThat((String) ownApproval.path("type")).endsWith("#operator-action-refused");
+    assertThat(processing("bob", key)).isTrue();
+
+    Response approved = approve("operator2", proposal);
+    assertThat(approved.statusCode()).as(approved.asString()).isEqualTo(200);
     assertThat(processing("bob", key)).isFalse();
+    assertThat(approve("operator2", proposal).statusCode()).as("approved once").isEqualTo(422);
+    assertThat(approve("operator2", 987_654_321L).statusCode()).isEqualTo(404);
 
     // The customer's retry is answered with the payment the operator recorded, not charged again.
     Response retry = pay("bob", orderId, key, "pm_card_ok");
@@ -132,11 +186,14 @@ class OperatorApiIT {
         .isEqualTo("PAID");
 
     assertThat(auditOf(key))
-        .extracting(e -> e.get("action") + "/" + e.get("result"))
+        .extracting(e -> e.get("operator") + "/" + e.get("action") + "/" + e.get("result"))
         .containsExactly(
-            "RESOLVE_AS_CHARGED_OVERRIDE/DONE",
-            "RESOLVE_AS_CHARGED/CONFIRMATION_NEEDED",
-            "RESOLVE_AS_CHARGED/REFUSED");
+            "operator2/APPROVE_OVERRIDE/REFUSED",
+            "operator2/APPROVE_OVERRIDE/DONE",
+            "operator/APPROVE_OVERRIDE/REFUSED",
+            "operator/PROPOSE_OVERRIDE/PROPOSED",
+            "operator/RESOLVE_AS_CHARGED/CONFIRMATION_NEEDED",
+            "operator/RESOLVE_AS_CHARGED/REFUSED");
   }
 
   @Test
@@ -267,9 +324,51 @@ class OperatorApiIT {
         .contains("PURGE");
   }
 
+  /**
+   * Every operator action over REST is audited under the authenticated operator: reconciliation
+   * runs, late-charge sweeps and reads of the late charges too (they show customers' charges).
+   */
+  @Test
+  void reconciliationRunsSweepsAndLateChargeReads_areAuditedUnderTheOperator() {
+    long runs = auditCount("RECONCILE_RUN", "operator2");
+    long sweeps = auditCount("SWEEP_LATE_CHARGES", "operator2");
+    long reads = auditCount("READ_LATE_CHARGES", "operator2");
+
+    assertThat(
+            ShopApi.as("operator2")
+                .contentType(ContentType.JSON)
+                .queryParam("minAge", "PT0S")
+                .post("/api/v1/admin/reconciliations")
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            ShopApi.as("operator2")
+                .contentType(ContentType.JSON)
+                .post("/api/v1/admin/reconciliations/late-charges")
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(ShopApi.as("operator2").get("/api/v1/admin/late-charges").statusCode())
+        .isEqualTo(200);
+
+    assertThat(auditCount("RECONCILE_RUN", "operator2")).isEqualTo(runs + 1);
+    assertThat(auditCount("SWEEP_LATE_CHARGES", "operator2")).isEqualTo(sweeps + 1);
+    assertThat(auditCount("READ_LATE_CHARGES", "operator2")).isEqualTo(reads + 1);
+    assertThat(
+            ShopDatabase.count(
+                "SELECT COUNT(*) FROM operator_audit WHERE action = 'RECONCILE_RUN'"
+                    + " AND operator_name = 'operator2' AND reason = 'minAge PT0S'"))
+        .isPositive();
+  }
+
   @Test
   void audit_cannotBeChangedOrRemovedThroughTheApi_andCustomersCannotReadIt() {
-    assertThat(ShopApi.as("operator").put("/api/v1/admin/audit").statusCode()).isEqualTo(405);
+    assertThat(
+            ShopApi.as("operator")
+                .contentType(ContentType.JSON)
+                .body("{}")
+                .put("/api/v1/admin/audit")
+                .statusCode())
+        .isEqualTo(405);
     assertThat(ShopApi.as("operator").delete("/api/v1/admin/audit").statusCode()).isEqualTo(405);
     assertThat(ShopApi.as("alice").get("/api/v1/admin/audit").statusCode()).isEqualTo(403);
     assertThat(ShopApi.as("alice").get("/api/v1/admin/stuck-operations").statusCode())
@@ -385,6 +484,33 @@ class OperatorApiIT {
   // ------------------------------------------------------------------ helpers
 
   /**
+   * An operator POST exactly as given: java.net.http sends these bodies and headers as they are
+   * (rest-assured insists on encoding forms and adds a Content-Type).
+   */
+  private static java.net.http.HttpResponse<String> rawPost(
+      String path, String contentType, String body, String guard) throws Exception {
+    String credentials =
+        java.util.Base64.getEncoder()
+            .encodeToString("operator:operator-secret".getBytes(StandardCharsets.UTF_8));
+    java.net.http.HttpRequest.Builder request =
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(ShopApi.URL + path))
+            .header("Authorization", "Basic " + credentials)
+            .header("Idempotency-Key", newKey())
+            .POST(
+                body == null
+                    ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                    : java.net.http.HttpRequest.BodyPublishers.ofString(body));
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    if (guard != null) {
+      request.header("X-Requested-By", guard);
+    }
+    return java.net.http.HttpClient.newHttpClient()
+        .send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
    * A payment whose request was lost before the processor (nothing charged), then made older than
    * the gateway keeps keys: reconciliation can no longer tell, so it leaves the key to an operator.
    */
@@ -447,6 +573,20 @@ class OperatorApiIT {
         .header("Idempotency-Key", newKey())
         .body(body.toString())
         .post("/api/v1/admin/payment-resolutions");
+  }
+
+  private static long auditCount(String action, String operator) {
+    return ShopDatabase.count(
+        "SELECT COUNT(*) FROM operator_audit WHERE action = ? AND operator_name = ?",
+        action,
+        operator);
+  }
+
+  private static Response approve(String operator, long proposal) {
+    return ShopApi.as(operator)
+        .contentType(ContentType.JSON)
+        .header("Idempotency-Key", newKey())
+        .post("/api/v1/admin/override-proposals/" + proposal + "/approval");
   }
 
   /** A charge made at the gateway under another key, e.g. with the wrong amount. */

@@ -14,10 +14,29 @@ import java.util.List;
 public class LateCharges {
 
   @Inject FlaggedLateCharges flagged;
+  @Inject AuditLog audit;
 
-  /** Double charges, mismatches and declines, newest finding first. */
-  public List<FlaggedLateChargeView> page(int offset, int limit) {
-    return flagged.page(offset, limit);
+  /**
+   * Double charges, mismatches and declines, newest finding first, read by {@code operator}: each
+   * read is audited ({@value OperatorActions#READ_LATE_CHARGES}), since it shows customers'
+   * charges; a read that cannot be audited fails instead of showing them.
+   */
+  public List<FlaggedLateChargeView> page(String operator, int offset, int limit) {
+    List<FlaggedLateChargeView> page = flagged.page(offset, limit);
+    audit.append(
+        operator,
+        OperatorActions.READ_LATE_CHARGES,
+        null,
+        null,
+        ActionResult.done(
+            "read "
+                + page.size()
+                + " late charges from offset "
+                + offset
+                + " (limit "
+                + limit
+                + ")"));
+    return page;
   }
 
   /** How many {@link #page} lists in all. */

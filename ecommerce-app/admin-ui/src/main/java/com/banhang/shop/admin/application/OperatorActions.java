@@ -2,19 +2,25 @@ package com.banhang.shop.admin.application;
 
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.PurgeRun;
+import com.banhang.shop.payments.api.LateChargeReport;
+import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
+import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.Resolution;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * What an operator may do to keys (docs/operations.md); every call is written to the audit with its
@@ -32,13 +38,28 @@ public class OperatorActions {
   public static final String RESOLVE_AS_CHARGED_OVERRIDE = "RESOLVE_AS_CHARGED_OVERRIDE";
   public static final String RESOLVE_AS_NOT_CHARGED = "RESOLVE_AS_NOT_CHARGED";
   public static final String PURGE = "PURGE";
+  public static final String RECONCILE_RUN = "RECONCILE_RUN";
+  public static final String SWEEP_LATE_CHARGES = "SWEEP_LATE_CHARGES";
+  public static final String READ_LATE_CHARGES = "READ_LATE_CHARGES";
+  public static final String PROPOSE_OVERRIDE = "PROPOSE_OVERRIDE";
+  public static final String APPROVE_OVERRIDE = "APPROVE_OVERRIDE";
 
   private static final Logger LOG = Logger.getLogger(OperatorActions.class.getName());
 
   @Inject Reconciliation reconciliation;
+  @Inject LateChargeSweep lateChargeSweep;
   @Inject PaymentResolution resolution;
   @Inject IdempotencyKeys keys;
   @Inject AuditLog audit;
+  @Inject OverrideProposals proposals;
+
+  /**
+   * Whether an override resolution (resolve as charged although the gateway does not know the
+   * charge) needs a second operator's approval; true unless configured off (docs/configuration.md).
+   */
+  @Inject
+  @ConfigProperty(name = "shop.operators.override-needs-approval", defaultValue = "true")
+  boolean overrideNeedsApproval;
 
   /** Asks the gateway about each key now (whatever its age) and settles what it can. */
   public ActionResult reconcile(String operator, List<KeyRef> selected) {
@@ -73,6 +94,59 @@ public class OperatorActions {
         outcomes.keySet().stream().anyMatch(o -> statusOf(o) == ActionResult.Status.FAILED);
     return new ActionResult(
         failed ? ActionResult.Status.FAILED : ActionResult.Status.DONE, message);
+  }
+
+  /**
+   * A reconciliation run now over every due key ({@code minAge} null: the schedule's age), audited
+   * with its report. A failing run is audited as failed and its exception goes on to the caller.
+   */
+  public ReconciliationReport reconcileRun(String operator, Duration minAge) {
+    String reason = minAge == null ? null : "minAge " + minAge;
+    ReconciliationReport report;
+    try {
+      report =
+          minAge == null
+              ? reconciliation.reconcileDueKeys()
+              : reconciliation.reconcileKeysOlderThan(minAge);
+    } catch (RuntimeException e) {
+      record(
+          operator,
+          RECONCILE_RUN,
+          null,
+          reason,
+          new ActionResult(ActionResult.Status.FAILED, "run failed: " + e.getMessage()));
+      throw e;
+    }
+    record(
+        operator,
+        RECONCILE_RUN,
+        null,
+        reason,
+        ActionResult.done("examined " + report.examined() + " keys: " + report.outcomes()));
+    return report;
+  }
+
+  /** The late-charge sweep now over every abandoned attempt, audited with its report. */
+  public LateChargeReport sweepLateCharges(String operator) {
+    LateChargeReport report;
+    try {
+      report = lateChargeSweep.sweep(Duration.ZERO);
+    } catch (RuntimeException e) {
+      record(
+          operator,
+          SWEEP_LATE_CHARGES,
+          null,
+          null,
+          new ActionResult(ActionResult.Status.FAILED, "sweep failed: " + e.getMessage()));
+      throw e;
+    }
+    record(
+        operator,
+        SWEEP_LATE_CHARGES,
+        null,
+        null,
+        ActionResult.done("examined " + report.examined() + " attempts: " + report.outcomes()));
+    return report;
   }
 
   /** What reconciling one key gave: its outcome, or null when it was refused before asking. */
@@ -137,6 +211,9 @@ public class OperatorActions {
    */
   public ActionResult resolveAsCharged(
       String operator, KeyRef ref, String chargeId, String reason, boolean override) {
+    if (override && overrideNeedsApproval) {
+      return proposeOverride(operator, ref, chargeId, reason);
+    }
     String action = override ? RESOLVE_AS_CHARGED_OVERRIDE : RESOLVE_AS_CHARGED;
     ActionResult result;
     if (blank(reason)) {
@@ -152,6 +229,114 @@ public class OperatorActions {
                   resolution.resolveAsCharged(ref.tenant(), ref.key(), chargeId.trim(), override));
     }
     return record(operator, action, ref, reasonWithCharge(reason, chargeId), result);
+  }
+
+  /**
+   * The first half of an override under four eyes: checks the resolution as a plain one would
+   * (reason, key, charge; the gateway asked), and only when the gateway does not know the charge,
+   * records a proposal that a different operator must {@link #approveOverride approve}. Nothing
+   * changes now; proposal or refusal is audited as {@value #PROPOSE_OVERRIDE}.
+   */
+  private ActionResult proposeOverride(
+      String operator, KeyRef ref, String chargeId, String reason) {
+    ActionResult result;
+    if (blank(reason)) {
+      result = ActionResult.refused("a reason is required to resolve a payment");
+    } else if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
+      result = ActionResult.refused("only payments.charge keys can be resolved");
+    } else if (blank(chargeId)) {
+      result = ActionResult.refused("the gateway's charge id is required to resolve as charged");
+    } else {
+      ActionResult check =
+          resolved(
+              () -> resolution.resolveAsCharged(ref.tenant(), ref.key(), chargeId.trim(), false));
+      if (check.status() != ActionResult.Status.CONFIRMATION_NEEDED) {
+        // The gateway knows the charge (resolved without an override), or a refusal or failure:
+        // no override to approve.
+        result = check;
+      } else {
+        try {
+          long id = proposals.propose(operator, ref, chargeId.trim(), reason.trim());
+          result =
+              new ActionResult(
+                  ActionResult.Status.PROPOSED,
+                  "override proposal "
+                      + id
+                      + " recorded: nothing changes until a different operator approves it ("
+                      + check.message()
+                      + ")",
+                  id);
+        } catch (RuntimeException e) {
+          LOG.log(Level.WARNING, "override proposal not recorded", e);
+          result =
+              new ActionResult(
+                  ActionResult.Status.FAILED, "the proposal could not be recorded; try again");
+        }
+      }
+    }
+    return record(operator, PROPOSE_OVERRIDE, ref, reasonWithCharge(reason, chargeId), result);
+  }
+
+  /**
+   * The second half: a different operator approves a waiting override proposal, which then runs the
+   * resolution as an override. The proposer's own approval is refused; so is one of a proposal
+   * already approved (one conditional update decides, on any node). Audited as {@value
+   * #APPROVE_OVERRIDE}, the proposer named in the reason.
+   */
+  public ActionResult approveOverride(String approver, long proposalId) {
+    Optional<OverrideProposal> found = proposals.find(proposalId);
+    if (found.isEmpty()) {
+      return record(
+          approver,
+          APPROVE_OVERRIDE,
+          null,
+          "proposal " + proposalId,
+          ActionResult.refused("no override proposal " + proposalId));
+    }
+    OverrideProposal proposal = found.get();
+    String why =
+        "proposal "
+            + proposalId
+            + " by "
+            + proposal.proposedBy()
+            + ": "
+            + proposal.reason()
+            + " [charge "
+            + proposal.chargeId()
+            + "]";
+    ActionResult result;
+    if (approver.equals(proposal.proposedBy())) {
+      result =
+          ActionResult.refused(
+              "an override needs a second operator: "
+                  + approver
+                  + " proposed it and cannot approve it");
+    } else if (!proposals.approve(proposalId, approver)) {
+      result =
+          ActionResult.refused(
+              "override proposal " + proposalId + " is no longer waiting for approval");
+    } else {
+      result =
+          resolved(
+              () ->
+                  resolution.resolveAsCharged(
+                      proposal.ref().tenant(), proposal.ref().key(), proposal.chargeId(), true));
+      if (result.status() == ActionResult.Status.FAILED) {
+        // Could not be run now (the gateway or the database): approvable again later.
+        proposals.reopen(proposalId);
+      }
+    }
+    return record(approver, APPROVE_OVERRIDE, proposal.ref(), why, result);
+  }
+
+  /** One override proposal, whatever its state. */
+  public Optional<OverrideProposal> findOverride(long proposalId) {
+    return proposals.find(proposalId);
+  }
+
+  /** Override proposals waiting for a second operator, oldest first. */
+  public List<OverrideProposal> pendingOverrides() {
+    return proposals.pending();
   }
 
   /**
@@ -201,7 +386,11 @@ public class OperatorActions {
       audit.append(operator, action, ref, reason, result);
       return result;
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, "operator action not audited: " + action + " " + ref + " " + result, e);
+      LOG.log(
+          Level.SEVERE,
+          "operator action not audited: "
+              + LogText.of(operator + " " + action + " " + ref + " " + reason + " " + result),
+          e);
       return new ActionResult(
           result.status(), result.message() + " (the audit entry could not be written)");
     }

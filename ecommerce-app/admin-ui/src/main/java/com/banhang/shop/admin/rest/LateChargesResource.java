@@ -9,15 +9,18 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code GET /api/v1/admin/late-charges}: what the console's Late charges view shows, for
- * automation (docs/operations.md, "Late charges"). Read only; operator role only (web.xml).
+ * automation (docs/operations.md, "Late charges"). Read only, each read audited; operator role only
+ * (web.xml).
  */
 @Path("/v1/admin/late-charges")
 @RolesAllowed("operator")
@@ -27,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class LateChargesResource {
 
   @Inject LateCharges lateCharges;
+  @Context SecurityContext security;
 
   /**
    * One page of flagged late charges; {@code needingOperator} counts the double charges and
@@ -53,7 +57,8 @@ public class LateChargesResource {
                 lateCharges.count(),
                 lateCharges.countNeedingOperator(),
                 page.offset(),
-                lateCharges.page(page.offset(), page.limit())))
+                lateCharges.page(
+                    security.getUserPrincipal().getName(), page.offset(), page.limit())))
         .build();
   }
 }

@@ -14,6 +14,15 @@ final class OperatorProblems {
         .toResponse();
   }
 
+  static Response proposalNotFound(long id) {
+    return new ProblemDetails(
+            404,
+            "override-proposal-not-found",
+            "Override proposal not found",
+            "no override proposal " + id + " waiting for approval")
+        .toResponse();
+  }
+
   static Response notFound(String detail) {
     return new ProblemDetails(404, "key-not-found", "Key not found", detail).toResponse();
   }
@@ -24,7 +33,7 @@ final class OperatorProblems {
    */
   static Response of(ActionResult result) {
     return switch (result.status()) {
-      case DONE -> throw new IllegalArgumentException("not a problem: " + result);
+      case DONE, PROPOSED -> throw new IllegalArgumentException("not a problem: " + result);
       case REFUSED ->
           new ProblemDetails(
                   422, "operator-action-refused", "Operator action refused", result.message())

@@ -4,17 +4,21 @@ import com.banhang.idempotency.Idempotent;
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OperatorActions;
+import com.banhang.shop.admin.application.OverrideProposal;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -62,8 +66,9 @@ public class ResolutionsResource {
           "200 resolved; 422 operator-action-refused (nothing changed: no reason, a charge of"
               + " another amount, currency or order, a key not processing); 409"
               + " override-confirmation-needed (the gateway no longer knows the charge: send again"
-              + " with override true and a new key); 503 operator-action-failed (the gateway"
-              + " could not be asked).")
+              + " with override true and a new key); 202 with a proposalId: the override was"
+              + " proposed and takes effect when a different operator approves it; 503"
+              + " operator-action-failed (the gateway could not be asked).")
   public Response resolve(ResolutionRequest request) {
     if (request == null
         || blank(request.tenant())
@@ -99,7 +104,37 @@ public class ResolutionsResource {
     return answer(actions.purgeNow(operator()));
   }
 
+  /** Override proposals waiting for a second operator (docs/operations.md). */
+  public record ProposalPage(List<OverrideProposal> items) {}
+
+  @GET
+  @Path("override-proposals")
+  @Operation(summary = "Override resolutions waiting for a second operator, oldest first")
+  public Response pendingOverrides() {
+    return Response.ok(new ProposalPage(actions.pendingOverrides())).build();
+  }
+
+  @POST
+  @Path("override-proposals/{id}/approval")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Idempotent(operation = "admin.override-approval", ttl = "PT24H")
+  @Operation(
+      summary = "Approve another operator's override proposal, which resolves the key",
+      description =
+          "200 resolved; 404 override-proposal-not-found; 422 operator-action-refused (your own"
+              + " proposal, one already approved, or the resolution refused); 503"
+              + " operator-action-failed (the proposal waits again).")
+  public Response approveOverride(@PathParam("id") long id) {
+    if (actions.findOverride(id).isEmpty()) {
+      return OperatorProblems.proposalNotFound(id);
+    }
+    return answer(actions.approveOverride(operator(), id));
+  }
+
   private static Response answer(ActionResult result) {
+    if (result.status() == ActionResult.Status.PROPOSED) {
+      return Response.accepted(result).type(MediaType.APPLICATION_JSON).build();
+    }
     return result.succeeded()
         ? Response.ok(result).type(MediaType.APPLICATION_JSON).build()
         : OperatorProblems.of(result);

@@ -53,7 +53,9 @@ public class LateChargesView extends VerticalLayout {
             query ->
                 Notices.call(
                         "Reading the late charges",
-                        () -> lateCharges.page(query.getOffset(), query.getLimit()))
+                        () ->
+                            lateCharges.page(
+                                OperatorSession.currentName(), query.getOffset(), query.getLimit()))
                     .map(List::stream)
                     .orElseGet(Stream::empty),
             query -> Notices.call("Counting the late charges", lateCharges::count).orElse(0),

@@ -25,7 +25,7 @@ final class Notices {
     NotificationVariant variant =
         switch (result.status()) {
           case DONE -> NotificationVariant.LUMO_SUCCESS;
-          case CONFIRMATION_NEEDED -> NotificationVariant.LUMO_CONTRAST;
+          case CONFIRMATION_NEEDED, PROPOSED -> NotificationVariant.LUMO_CONTRAST;
           case REFUSED, FAILED -> NotificationVariant.LUMO_ERROR;
         };
     return show(text, variant);

@@ -3,6 +3,7 @@ package com.banhang.shop.admin.ui;
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OperatorActions;
+import com.banhang.shop.admin.application.OverrideProposal;
 import com.banhang.shop.admin.application.StuckFilter;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
@@ -91,7 +92,10 @@ public class StuckOperationsView extends VerticalLayout {
     Button resolveNotCharged = new Button("Resolve as not charged", e -> resolveAsNotCharged());
     resolveNotCharged.setId("resolve-not-charged-button");
     resolveNotCharged.addThemeVariants(ButtonVariant.LUMO_ERROR);
-    HorizontalLayout buttons = new HorizontalLayout(reconcile, resolveCharged, resolveNotCharged);
+    Button approveOverride = new Button("Approve override", e -> approveOverride());
+    approveOverride.setId("approve-override-button");
+    HorizontalLayout buttons =
+        new HorizontalLayout(reconcile, resolveCharged, resolveNotCharged, approveOverride);
 
     filter = currentFilter();
     dataProvider =
@@ -255,6 +259,40 @@ public class StuckOperationsView extends VerticalLayout {
           .open();
     }
     return result.isPresent();
+  }
+
+  /**
+   * Approves the override another operator proposed for the selected key (docs/operations.md,
+   * "Overrides need a second operator"); the proposer's own approval is refused by the service.
+   */
+  void approveOverride() {
+    singleSelection()
+        .ifPresent(
+            ref -> {
+              Optional<OverrideProposal> proposal =
+                  Notices.call("Reading override proposals", actions::pendingOverrides)
+                      .flatMap(
+                          pending -> pending.stream().filter(p -> p.ref().equals(ref)).findFirst());
+              if (proposal.isEmpty()) {
+                Notices.error("No override proposal waits for approval on this key.");
+                return;
+              }
+              OverrideProposal waiting = proposal.get();
+              new OverrideDialog(
+                      "Proposed by "
+                          + waiting.proposedBy()
+                          + ": charge "
+                          + waiting.chargeId()
+                          + ", "
+                          + waiting.reason(),
+                      () ->
+                          act(
+                              "Approve override",
+                              () ->
+                                  actions.approveOverride(
+                                      OperatorSession.currentName(), waiting.id())))
+                  .open();
+            });
   }
 
   void resolveAsNotCharged() {

@@ -76,6 +76,51 @@ class OperatorActionsTest {
   }
 
   @Test
+  void overrideNeedsApproval_proposedNotRun_proposerCannotApprove_secondOperatorRunsIt() {
+    actions.overrideNeedsApproval = true;
+    actions.proposals = mock(OverrideProposals.class);
+    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", false))
+        .thenReturn(
+            new Resolution(
+                Resolution.Result.CONFIRMATION_NEEDED, "gateway does not know", "p", "o"));
+    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", true))
+        .thenReturn(new Resolution(Resolution.Result.RESOLVED, "recorded", "p", "o"));
+    when(actions.proposals.propose("operator", PAYMENT, "ch_1", "statement")).thenReturn(7L);
+    OverrideProposal proposal =
+        new OverrideProposal(
+            7L, Instant.EPOCH, "operator", PAYMENT, "ch_1", "statement", "PROPOSED", null);
+    when(actions.proposals.find(7L)).thenReturn(java.util.Optional.of(proposal));
+    when(actions.proposals.approve(7L, "operator2")).thenReturn(true);
+
+    ActionResult proposed =
+        actions.resolveAsCharged("operator", PAYMENT, "ch_1", "statement", true);
+    ActionResult own = actions.approveOverride("operator", 7L);
+    verify(actions.resolution, never()).resolveAsCharged("alice", "k1", "ch_1", true);
+    ActionResult approved = actions.approveOverride("operator2", 7L);
+
+    assertThat(proposed.status()).isEqualTo(ActionResult.Status.PROPOSED);
+    assertThat(proposed.proposalId()).isEqualTo(7L);
+    assertThat(own.status()).isEqualTo(ActionResult.Status.REFUSED);
+    verify(actions.proposals, never()).approve(7L, "operator");
+    assertThat(approved.status()).isEqualTo(ActionResult.Status.DONE);
+    verify(actions.resolution).resolveAsCharged("alice", "k1", "ch_1", true);
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.PROPOSE_OVERRIDE),
+            eq(PAYMENT),
+            eq("statement [charge ch_1]"),
+            eq(proposed));
+    verify(actions.audit)
+        .append(
+            eq("operator2"),
+            eq(OperatorActions.APPROVE_OVERRIDE),
+            eq(PAYMENT),
+            eq("proposal 7 by operator: statement [charge ch_1]"),
+            eq(approved));
+  }
+
+  @Test
   void resolveAnOrderKey_refused() {
     ActionResult result =
         actions.resolveAsNotCharged(

@@ -3,6 +3,7 @@ package com.banhang.shop.admin.ui;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.when;
 
 import com.banhang.shop.payments.api.FlaggedLateChargeView;
@@ -43,11 +44,11 @@ class LateChargesViewTest extends ConsoleTestBase {
     List<FlaggedLateChargeView> rows =
         List.of(row("p-1", "DOUBLE_CHARGE"), row("p-2", "MISMATCH"), row("p-3", "DECLINED"));
     when(lateCharges.count()).thenReturn(rows.size());
-    when(lateCharges.page(anyInt(), anyInt()))
+    when(lateCharges.page(anyString(), anyInt(), anyInt()))
         .thenAnswer(
             invocation -> {
-              int offset = invocation.getArgument(0);
-              int limit = invocation.getArgument(1);
+              int offset = invocation.getArgument(1);
+              int limit = invocation.getArgument(2);
               return rows.subList(
                   Math.min(offset, rows.size()), Math.min(rows.size(), offset + limit));
             });
@@ -56,6 +57,9 @@ class LateChargesViewTest extends ConsoleTestBase {
 
     Grid<FlaggedLateChargeView> grid = _get(Grid.class, s -> s.withId("late-charges-grid"));
     assertThat(GridKt._size(grid)).isEqualTo(3);
+    // The read is made, and so audited, under the logged-in operator's name.
+    org.mockito.Mockito.verify(lateCharges, org.mockito.Mockito.atLeastOnce())
+        .page(org.mockito.ArgumentMatchers.eq("operator"), anyInt(), anyInt());
     assertThat(GridKt._getFormattedRow(grid, 0))
         .containsExactly(
             Formats.instant(FOUND),

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.atLeastOnce;
@@ -18,6 +19,7 @@ import static org.mockito.Mockito.when;
 
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.KeyRef;
+import com.banhang.shop.admin.application.OverrideProposal;
 import com.banhang.shop.admin.application.StuckFilter;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperations;
@@ -188,6 +190,44 @@ class StuckOperationsViewTest extends ConsoleTestBase {
 
     verify(actions).resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", true);
     assertThat(notificationTexts()).contains("DONE: settled as charged by ch_1 (override)");
+  }
+
+  /**
+   * A second operator approves the override waiting on the selected key; the approver is the
+   * logged-in operator, never a name typed anywhere.
+   */
+  @Test
+  void approveOverride_approvesTheProposalOnTheSelectedKeyAsTheLoggedInOperator() {
+    loginAs("operator2");
+    OverrideProposal waiting =
+        new OverrideProposal(
+            41L,
+            java.time.Instant.EPOCH,
+            "operator",
+            b.ref(),
+            "ch_1",
+            "bank statement shows it",
+            OverrideProposal.PROPOSED,
+            null);
+    when(actions.pendingOverrides()).thenReturn(List.of(waiting));
+    when(actions.approveOverride("operator2", 41L))
+        .thenReturn(ActionResult.done("recorded as captured on the operator's confirmation"));
+
+    grid.select(a);
+    _click(_get(Button.class, s -> s.withId("approve-override-button")));
+    assertThat(notificationTexts())
+        .contains("No override proposal waits for approval on this key.");
+    verify(actions, never()).approveOverride(any(), anyLong());
+
+    grid.deselectAll();
+    grid.select(b);
+    _click(_get(Button.class, s -> s.withId("approve-override-button")));
+    assertThat(_get(Dialog.class, s -> s.withId("override-dialog")).isOpened()).isTrue();
+    _click(_get(Button.class, s -> s.withId("override-button")));
+
+    verify(actions).approveOverride("operator2", 41L);
+    assertThat(notificationTexts())
+        .contains("DONE: recorded as captured on the operator's confirmation");
   }
 
   @Test

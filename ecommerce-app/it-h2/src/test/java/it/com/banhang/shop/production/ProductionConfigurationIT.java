@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The shop started with the repository's server configuration alone (no development profile), given
  * only the settings docs/deployment.md requires, plus a plain-HTTP port opened on purpose. What a
  * deployer gets: no sandbox, TLS, no published passwords, Basic refused over plain HTTP, metrics
- * only for operators, no OpenAPI.
+ * only for the metrics reader, no OpenAPI.
  */
 class ProductionConfigurationIT {
 
@@ -57,7 +57,12 @@ class ProductionConfigurationIT {
   @Test
   void thePublishedDevelopmentPasswordsOpenNothing() {
     for (String[] user :
-        new String[][] {{"alice", "alice-secret"}, {"operator", "operator-secret"}}) {
+        new String[][] {
+          {"alice", "alice-secret"},
+          {"operator", "operator-secret"},
+          {"metrics", "metrics-secret"},
+          {"operator2", "operator2-secret"}
+        }) {
       Response refused = https(user[0], user[1]).get("/api/v1/admin/stuck-operations");
       assertThat(refused.statusCode()).as(user[0]).isEqualTo(401);
     }
@@ -95,13 +100,26 @@ class ProductionConfigurationIT {
     assertThat(stats.asString()).doesNotContain("charges");
   }
 
+  /**
+   * Least privilege: the scraper has its own login (group metrics-readers, Liberty's mpMetrics
+   * reader-role), which opens /metrics and nothing else; operators and customers are refused it.
+   */
   @Test
-  void metricsNeedAnOperator() {
+  void metricsNeedTheMetricsReader_andItsLoginOpensNothingElse() {
     assertThat(https().get("/metrics").statusCode()).isEqualTo(401);
     assertThat(https("alice", "it-production-alice").get("/metrics").statusCode()).isEqualTo(403);
-    Response metrics = https("operator", "it-production-operator").get("/metrics");
+    assertThat(https("operator", "it-production-operator").get("/metrics").statusCode())
+        .isEqualTo(403);
+    Response metrics = https("metrics", "it-production-metrics").get("/metrics");
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.asString()).contains("idempotency");
+    assertThat(
+            https("metrics", "it-production-metrics")
+                .get("/api/v1/admin/stuck-operations")
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(https("metrics", "it-production-metrics").get("/api/v1/orders/x").statusCode())
+        .isEqualTo(403);
   }
 
   @Test

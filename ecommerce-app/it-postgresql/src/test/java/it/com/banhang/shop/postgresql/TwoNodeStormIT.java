@@ -195,6 +195,7 @@ class TwoNodeStormIT {
             .preemptive()
             .basic("operator", "operator-secret")
             .contentType(ContentType.JSON)
+            .header("X-Requested-By", "banhang-it")
             .queryParam("minAge", "PT0S")
             .post("/api/v1/admin/reconciliations");
     assertThat(run.statusCode()).as(run.asString()).isEqualTo(200);
@@ -248,6 +249,7 @@ class TwoNodeStormIT {
             HttpRequest.newBuilder(URI.create(node + "/api/v1/admin/purges"))
                 .timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json")
+                .header("X-Requested-By", "banhang-it")
                 .header("Idempotency-Key", UUID.randomUUID().toString())
                 .header(
                     "Authorization",

@@ -38,7 +38,13 @@ public class DeploymentChecks implements Extension {
 
   /** The development passwords published in the README: never accepted in production. */
   private static final Set<String> DEVELOPMENT_PASSWORDS =
-      Set.of("alice-secret", "bob-secret", "carol-secret", "operator-secret");
+      Set.of(
+          "alice-secret",
+          "bob-secret",
+          "carol-secret",
+          "operator-secret",
+          "operator2-secret",
+          "metrics-secret");
 
   private static final int MIN_PASSWORD_LENGTH = 12;
 

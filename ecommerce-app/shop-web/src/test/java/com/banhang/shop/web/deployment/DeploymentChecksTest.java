@@ -83,6 +83,23 @@ class DeploymentChecksTest {
         .anySatisfy(p -> assertThat(p).contains("shop.users.operator.password").contains("12"));
   }
 
+  /** The metrics reader's and the second operator's development passwords are published too. */
+  @Test
+  void productionRefusesTheMetricsReadersAndSecondOperatorsDevelopmentPasswords() {
+    Map<String, String> settings = production();
+    settings.put(
+        "shop.security.required-passwords",
+        "shop.users.alice.password,shop.users.metrics.password,shop.users.operator2.password");
+    settings.put("shop.users.metrics.password", "metrics-secret");
+    settings.put("shop.users.operator2.password", "operator2-secret");
+
+    assertThat(DeploymentChecks.problems(config(settings)))
+        .anySatisfy(
+            p -> assertThat(p).contains("shop.users.metrics.password").contains("development"))
+        .anySatisfy(
+            p -> assertThat(p).contains("shop.users.operator2.password").contains("development"));
+  }
+
   @Test
   void theDevelopmentProfileAcceptsItsOwnPasswordsAndThePlainHttpSandbox() {
     Map<String, String> settings = production();

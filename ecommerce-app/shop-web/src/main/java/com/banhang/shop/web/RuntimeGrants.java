@@ -1,0 +1,72 @@
+package com.banhang.shop.web;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Least privilege for the runtime database login on PostgreSQL (docs/operations.md, "The audit"):
+ * after every migration, the migration login grants the login named by {@code
+ * shop.database.runtime-user} the data rights on every table of the schema (so tables of later
+ * migrations are covered too) and takes back UPDATE, DELETE and TRUNCATE of the audit and any write
+ * of Flyway's history. Schema changes it never gets: the deployment revokes CREATE on the schema
+ * from PUBLIC (docs/deployment.md). Unset (the default), nothing is granted: the deployment gives
+ * the rights itself, as on SQL Server, whose grants are static (docs/deployment.md).
+ */
+@ApplicationScoped
+public class RuntimeGrants {
+
+  private static final Logger LOG = Logger.getLogger(RuntimeGrants.class.getName());
+  private static final Pattern ROLE = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  @Inject
+  @ConfigProperty(name = "shop.database.runtime-user")
+  Optional<String> runtimeUser;
+
+  void apply(DataSource migrations, String vendor) throws SQLException {
+    if (runtimeUser.isEmpty() || runtimeUser.get().isBlank()) {
+      return;
+    }
+    if (!"postgresql".equals(vendor)) {
+      LOG.info(
+          () ->
+              "shop.database.runtime-user is applied on PostgreSQL only; on "
+                  + vendor
+                  + " the deployment grants the runtime login its rights (docs/deployment.md)");
+      return;
+    }
+    try (Connection connection = migrations.getConnection();
+        Statement statement = connection.createStatement()) {
+      for (String sql : postgresql(runtimeUser.get())) {
+        statement.execute(sql);
+      }
+    }
+    LOG.info(
+        () -> "runtime login " + runtimeUser.get() + " granted data rights; audit append-only");
+  }
+
+  /** The statements for role {@code role}; a name that is not a plain identifier is refused. */
+  static List<String> postgresql(String role) {
+    if (!ROLE.matcher(role).matches()) {
+      throw new IllegalArgumentException(
+          "shop.database.runtime-user must be a plain lower-case PostgreSQL role name");
+    }
+    String to = " TO \"" + role + "\"";
+    String from = " FROM \"" + role + "\"";
+    return List.of(
+        "GRANT USAGE ON SCHEMA public" + to,
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public" + to,
+        "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public" + to,
+        "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public" + to,
+        "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON operator_audit" + from,
+        "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON flyway_schema_history" + from);
+  }
+}

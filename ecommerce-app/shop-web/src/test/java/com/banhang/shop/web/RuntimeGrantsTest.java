@@ -1,0 +1,32 @@
+package com.banhang.shop.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class RuntimeGrantsTest {
+
+  @Test
+  void theAuditLosesEverythingButInsertAndSelect_afterTheSchemaWideGrant() {
+    var statements = RuntimeGrants.postgresql("shop_runtime");
+    int grant =
+        statements.indexOf(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO"
+                + " \"shop_runtime\"");
+    int revoke =
+        statements.indexOf(
+            "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON operator_audit FROM"
+                + " \"shop_runtime\"");
+    assertThat(grant).isNotNegative();
+    assertThat(revoke).isGreaterThan(grant);
+  }
+
+  @Test
+  void aRoleNameThatIsNotAPlainIdentifier_isRefused() {
+    assertThatThrownBy(() -> RuntimeGrants.postgresql("shop\"; DROP TABLE payment; --"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RuntimeGrants.postgresql("Shop"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
