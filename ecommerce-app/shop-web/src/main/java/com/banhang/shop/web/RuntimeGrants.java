@@ -20,6 +20,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * of Flyway's history. Schema changes it never gets: the deployment revokes CREATE on the schema
  * from PUBLIC (docs/deployment.md). Unset (the default), nothing is granted: the deployment gives
  * the rights itself, as on SQL Server, whose grants are static (docs/deployment.md).
+ *
+ * <p>On H2 the migration login is the database's administrator, and the runtime login an H2 user it
+ * creates (with the password {@code shop.h2.password} of the runtime data source) and grants, table
+ * by table, SELECT, INSERT, UPDATE and DELETE, but only SELECT and INSERT on the audit and SELECT
+ * on Flyway's history: H2 adds rights up, it cannot take one back from a schema-wide grant. A user
+ * that is not an administrator cannot change the schema, and TRUNCATE needs DELETE.
  */
 @ApplicationScoped
 public class RuntimeGrants {
@@ -31,8 +37,16 @@ public class RuntimeGrants {
   @ConfigProperty(name = "shop.database.runtime-user")
   Optional<String> runtimeUser;
 
+  @Inject
+  @ConfigProperty(name = "shop.h2.password")
+  Optional<String> h2RuntimePassword;
+
   void apply(DataSource migrations, String vendor) throws SQLException {
     if (runtimeUser.isEmpty() || runtimeUser.get().isBlank()) {
+      return;
+    }
+    if ("h2".equals(vendor)) {
+      applyOnH2(migrations, runtimeUser.get(), h2RuntimePassword.orElse(""));
       return;
     }
     if (!"postgresql".equals(vendor)) {
@@ -51,6 +65,55 @@ public class RuntimeGrants {
     }
     LOG.info(
         () -> "runtime login " + runtimeUser.get() + " granted data rights; audit append-only");
+  }
+
+  private static void applyOnH2(DataSource migrations, String user, String password)
+      throws SQLException {
+    try (Connection connection = migrations.getConnection();
+        Statement statement = connection.createStatement()) {
+      List<String> tables = new java.util.ArrayList<>();
+      try (var rows =
+          statement.executeQuery(
+              "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
+                  + " WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_TYPE = 'BASE TABLE'")) {
+        while (rows.next()) {
+          tables.add(rows.getString(1));
+        }
+      }
+      for (String sql : h2(user, password, tables)) {
+        statement.execute(sql);
+      }
+    }
+    LOG.info(() -> "runtime login " + user + " granted data rights; audit append-only");
+  }
+
+  /**
+   * The H2 statements for user {@code user} over {@code tables} (their names as H2 stores them); a
+   * name that is not a plain identifier is refused.
+   */
+  static List<String> h2(String user, String password, List<String> tables) {
+    if (!ROLE.matcher(user.toLowerCase(java.util.Locale.ROOT)).matches()) {
+      throw new IllegalArgumentException(
+          "shop.database.runtime-user must be a plain identifier on H2");
+    }
+    String name = user.toUpperCase(java.util.Locale.ROOT);
+    String quotedPassword = "'" + password.replace("'", "''") + "'";
+    List<String> statements = new java.util.ArrayList<>();
+    statements.add("CREATE USER IF NOT EXISTS \"" + name + "\" PASSWORD " + quotedPassword);
+    statements.add("ALTER USER \"" + name + "\" SET PASSWORD " + quotedPassword);
+    for (String table : tables) {
+      if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        continue;
+      }
+      String rights =
+          switch (table.toLowerCase(java.util.Locale.ROOT)) {
+            case "operator_audit" -> "SELECT, INSERT";
+            case "flyway_schema_history" -> "SELECT";
+            default -> "SELECT, INSERT, UPDATE, DELETE";
+          };
+      statements.add("GRANT " + rights + " ON \"PUBLIC\".\"" + table + "\" TO \"" + name + "\"");
+    }
+    return statements;
   }
 
   /** The statements for role {@code role}; a name that is not a plain identifier is refused. */

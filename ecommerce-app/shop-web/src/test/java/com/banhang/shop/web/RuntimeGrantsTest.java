@@ -29,4 +29,22 @@ class RuntimeGrantsTest {
     assertThatThrownBy(() -> RuntimeGrants.postgresql("Shop"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void onH2TheAuditIsAppendOnlyAndFlywaysHistoryReadOnly() {
+    var statements =
+        RuntimeGrants.h2(
+            "shop_runtime",
+            "it's",
+            java.util.List.of("OPERATOR_AUDIT", "PAYMENT", "flyway_schema_history"));
+
+    assertThat(statements)
+        .contains("CREATE USER IF NOT EXISTS \"SHOP_RUNTIME\" PASSWORD 'it''s'")
+        .contains("GRANT SELECT, INSERT ON \"PUBLIC\".\"OPERATOR_AUDIT\" TO \"SHOP_RUNTIME\"")
+        .contains(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON \"PUBLIC\".\"PAYMENT\" TO \"SHOP_RUNTIME\"")
+        .contains("GRANT SELECT ON \"PUBLIC\".\"flyway_schema_history\" TO \"SHOP_RUNTIME\"");
+    assertThatThrownBy(() -> RuntimeGrants.h2("shop\"; DROP", "x", java.util.List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -43,7 +43,15 @@ class UnconfiguredServerIT {
     copyRecursively(REPOSITORY_CONFIG, SERVER);
     copyRecursively(configured.resolve("apps"), SERVER.resolve("apps"));
     // Step 3 says to write server.env whole (Liberty's own has no final newline).
-    Files.writeString(SERVER.resolve("server.env"), "SHOP_PROFILE=development\n");
+    // With the development profile asked for, and the secrets this repository publishes for it
+    // (src/main/liberty/development/profiles/development.xml) copied in by a careless deployer.
+    Files.writeString(
+        SERVER.resolve("server.env"),
+        "SHOP_PROFILE=development\n"
+            + "PAYMENTS_GATEWAY_KEY_SECRET="
+            + "ZGV2ZWxvcG1lbnQtb25seS1nYXRld2F5LWtleS1zZWNyZXQtMDAwMDAwMDA=\n"
+            + "IDEMPOTENCY_BODY_KEYS=dev1:ZGV2ZWxvcG1lbnQtb25seS1ib2R5LWtleS0wMDAwMDA=\n"
+            + "SHOP_TLS_KEYSTORE_PASSWORD=development-keystore\n");
     // Only what any test server needs to coexist with the others: an H2 database of its own
     // (so that start-up gets as far as it can) and ports nobody else uses.
     Files.writeString(
@@ -114,12 +122,13 @@ class UnconfiguredServerIT {
         .contains("loopback")
         .contains("SHOP_H2_USER")
         .contains("SHOP_H2_PASSWORD")
+        .contains("PAYMENTS_GATEWAY_KEY_SECRET) is the published development secret")
+        .contains("IDEMPOTENCY_BODY_KEYS) holds the published development key")
+        .contains("SHOP_TLS_KEYSTORE_PASSWORD) is the published development password")
         .contains("GATEWAY_MP_REST_URL")
-        .contains("PAYMENTS_GATEWAY_KEY_SECRET")
-        .contains("IDEMPOTENCY_BODY_KEYS")
         .contains("SHOP_USERS_ALICE_PASSWORD")
         .contains("SHOP_USERS_OPERATOR_PASSWORD")
-        .contains("SHOP_TLS_KEYSTORE_PASSWORD");
+        .contains("SHOP_USERS_METRICS_PASSWORD");
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> read(log).contains("CWWKZ0002E") || read(log).contains("SRVE0265E"));
