@@ -82,6 +82,45 @@ class ProductionConfigurationIT {
   }
 
   @Test
+  void noPasswordIsAskedForOverPlainHttp() {
+    Response refused = given().baseUri(HTTP).get("/api/v1/orders/" + UUID.randomUUID());
+
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.header("WWW-Authenticate")).isNull();
+    assertThat(refused.jsonPath().getString("type")).endsWith("https-required");
+  }
+
+  @Test
+  void everyAnswerOverTlsCarriesTheSecurityHeaders() {
+    for (Response response :
+        new Response[] {
+          https().get("/api/v1/orders/" + UUID.randomUUID()),
+          https("alice", "it-production-alice").get("/api/v1/orders/" + UUID.randomUUID()),
+          https().get("/health/live"),
+          https().get("/metrics"),
+          https().get("/admin")
+        }) {
+      assertThat(response.header("Strict-Transport-Security")).isEqualTo("max-age=31536000");
+      assertThat(response.header("X-Content-Type-Options")).isEqualTo("nosniff");
+      assertThat(response.header("X-Frame-Options")).isEqualTo("DENY");
+      assertThat(response.header("Content-Security-Policy")).isEqualTo("frame-ancestors 'none'");
+      assertThat(response.header("Referrer-Policy")).isEqualTo("no-referrer");
+      assertThat(response.header("X-Powered-By")).isNull();
+    }
+  }
+
+  @Test
+  void theConsolesSessionCookieIsSecure() {
+    Response console = https().get("/admin/");
+
+    assertThat(console.headers().getValues("Set-Cookie"))
+        .as("%s %s", console.statusCode(), console.headers())
+        .filteredOn(cookie -> cookie.startsWith("JSESSIONID="))
+        .isNotEmpty()
+        .allSatisfy(cookie -> assertThat(cookie).containsIgnoringCase("; Secure"));
+  }
+
+  @Test
   void noGatewaySandboxIsDeployed() {
     Response stats = https().get("/gateway/v1/stats");
     Response faults =
