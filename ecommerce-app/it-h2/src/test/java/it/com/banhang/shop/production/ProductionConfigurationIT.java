@@ -27,7 +27,7 @@ class ProductionConfigurationIT {
       "{\"currency\":\"VND\",\"items\":[{\"sku\":\"PROD-1\",\"quantity\":1,\"unitPrice\":1000}]}";
 
   private static RequestSpecification https() {
-    // The server's certificate is the self-signed one Liberty generated: trust it for the test.
+    // The server's certificate is a self-signed one the build made (keytool): trust it here.
     // (config() replaces the whole configuration, so it comes before relaxedHTTPSValidation.)
     return given()
         .config(
