@@ -22,6 +22,7 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
 
   static final String PATH = "login";
   static final String NOT_OPERATOR = "Not allowed: operators only";
+  static final String THROTTLED = "Too many failed logins";
 
   private final OperatorAuthenticator authenticator;
   private final LoginForm form = new LoginForm();
@@ -69,6 +70,11 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
       }
       case NOT_OPERATOR ->
           showError(NOT_OPERATOR, "This console is for operators; customers use the shop.");
+      case THROTTLED ->
+          showError(
+              THROTTLED,
+              "Logins of this user or from this address are paused after repeated failures;"
+                  + " try again in a few minutes.");
       case INVALID_CREDENTIALS ->
           showError(
               "Incorrect username or password",

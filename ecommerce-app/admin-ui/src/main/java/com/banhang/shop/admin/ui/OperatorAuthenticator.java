@@ -12,7 +12,12 @@ public interface OperatorAuthenticator {
     /** Valid credentials, but not an operator (a customer). */
     NOT_OPERATOR,
     /** Unknown user or wrong password. */
-    INVALID_CREDENTIALS
+    INVALID_CREDENTIALS,
+    /**
+     * Not checked: too many recent failed logins of this user or from this address (the shop's
+     * login throttle, shared with the API).
+     */
+    THROTTLED
   }
 
   Outcome authenticate(String userName, String password);

@@ -1,20 +1,25 @@
 package com.banhang.shop.admin.ui;
 
+import com.banhang.shop.admin.security.LoginThrottle;
 import com.vaadin.flow.server.VaadinService;
 import com.vaadin.flow.server.VaadinServletRequest;
 import com.vaadin.flow.server.WrappedHttpSession;
 import com.vaadin.flow.server.WrappedSession;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Authenticates through the Servlet API so the console uses the same user registry and role mapping
  * (server.xml) as the REST API, without a container security constraint on /admin: a constraint
- * would bring the browser's Basic pop-up instead of the login page.
+ * would bring the browser's Basic pop-up instead of the login page. Failed logins count in the same
+ * {@link LoginThrottle} as the API's, so the form is no way around its limits.
  */
 @ApplicationScoped
 public class ServletOperatorAuthenticator implements OperatorAuthenticator {
@@ -22,11 +27,17 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
   static final String OPERATOR_ROLE = "operator";
   private static final Logger LOG = Logger.getLogger(ServletOperatorAuthenticator.class.getName());
 
+  @Inject LoginThrottle throttle;
+
   @Override
   public Outcome authenticate(String userName, String password) {
     VaadinServletRequest current = VaadinServletRequest.getCurrent();
     return authenticate(
-        current.getHttpServletRequest(), userName, password, () -> logoutInANewSession(current));
+        current.getHttpServletRequest(),
+        throttle,
+        userName,
+        password,
+        () -> logoutInANewSession(current));
   }
 
   /**
@@ -34,11 +45,22 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
    * endContainerLogin}): the console keeps its own {@link OperatorSession}, no container identity.
    */
   static Outcome authenticate(
-      HttpServletRequest request, String userName, String password, Runnable endContainerLogin) {
+      HttpServletRequest request,
+      LoginThrottle throttle,
+      String userName,
+      String password,
+      Runnable endContainerLogin) {
+    String address = request.getRemoteAddr();
+    Optional<Duration> refused = throttle.refusal(userName, address, LoginThrottle.Channel.CONSOLE);
+    if (refused.isPresent()) {
+      LOG.log(Level.INFO, "console login of {0} throttled", userName);
+      return Outcome.THROTTLED;
+    }
     try {
       request.login(userName, password);
     } catch (ServletException e) {
       LOG.log(Level.INFO, "console login refused for {0}", userName);
+      throttle.failed(userName, address, LoginThrottle.Channel.CONSOLE);
       return Outcome.INVALID_CREDENTIALS;
     }
     boolean operator;

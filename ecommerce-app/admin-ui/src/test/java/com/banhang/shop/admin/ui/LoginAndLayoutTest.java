@@ -89,6 +89,21 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   }
 
   @Test
+  void aThrottledLoginSaysSoAndStaysOut() {
+    when(authenticator.authenticate(any(), any()))
+        .thenReturn(OperatorAuthenticator.Outcome.THROTTLED);
+    navigate(LoginView.class);
+    LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
+
+    LoginFormKt._login(form, "operator", "operator-secret");
+
+    assertThat(form.isError()).isTrue();
+    assertThat(((LoginView) UI.getCurrent().getCurrentView()).errorTitle())
+        .isEqualTo("Too many failed logins");
+    assertThat(OperatorSession.current()).isEmpty();
+  }
+
+  @Test
   void aFailingUserRegistryIsAnErrorNotTheConsole() {
     when(authenticator.authenticate(any(), any())).thenThrow(new IllegalStateException("down"));
     navigate(LoginView.class);

@@ -1,6 +1,8 @@
 package com.banhang.shop.admin.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
@@ -8,8 +10,11 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.banhang.shop.admin.security.LoginThrottle;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.mockito.InOrder;
 
@@ -17,6 +22,12 @@ class ServletOperatorAuthenticatorTest {
 
   private final HttpServletRequest request = mock(HttpServletRequest.class);
   private final Runnable endContainerLogin = mock(Runnable.class);
+  private final LoginThrottle throttle = mock(LoginThrottle.class);
+
+  {
+    when(request.getRemoteAddr()).thenReturn("192.0.2.7");
+    when(throttle.refusal(anyString(), anyString(), any())).thenReturn(Optional.empty());
+  }
 
   @Test
   void anOperatorIsCheckedAndTheContainerLoginEndedAfterwards() throws Exception {
@@ -24,7 +35,7 @@ class ServletOperatorAuthenticatorTest {
 
     assertThat(
             ServletOperatorAuthenticator.authenticate(
-                request, "operator", "operator-secret", endContainerLogin))
+                request, throttle, "operator", "operator-secret", endContainerLogin))
         .isEqualTo(OperatorAuthenticator.Outcome.OPERATOR);
 
     InOrder order = inOrder(request, endContainerLogin);
@@ -39,7 +50,7 @@ class ServletOperatorAuthenticatorTest {
 
     assertThat(
             ServletOperatorAuthenticator.authenticate(
-                request, "alice", "alice-secret", endContainerLogin))
+                request, throttle, "alice", "alice-secret", endContainerLogin))
         .isEqualTo(OperatorAuthenticator.Outcome.NOT_OPERATOR);
 
     verify(endContainerLogin).run();
@@ -51,10 +62,35 @@ class ServletOperatorAuthenticatorTest {
 
     assertThat(
             ServletOperatorAuthenticator.authenticate(
-                request, "operator", "nope", endContainerLogin))
+                request, throttle, "operator", "nope", endContainerLogin))
         .isEqualTo(OperatorAuthenticator.Outcome.INVALID_CREDENTIALS);
 
     verify(request, never()).isUserInRole("operator");
     verify(endContainerLogin, never()).run();
+    verify(throttle).failed("operator", "192.0.2.7", LoginThrottle.Channel.CONSOLE);
+  }
+
+  @Test
+  void aThrottledLoginIsRefusedWithoutCheckingThePassword() throws Exception {
+    when(throttle.refusal("operator", "192.0.2.7", LoginThrottle.Channel.CONSOLE))
+        .thenReturn(Optional.of(Duration.ofSeconds(30)));
+
+    assertThat(
+            ServletOperatorAuthenticator.authenticate(
+                request, throttle, "operator", "operator-secret", endContainerLogin))
+        .isEqualTo(OperatorAuthenticator.Outcome.THROTTLED);
+
+    verify(request, never()).login(anyString(), anyString());
+    verify(throttle, never()).failed(anyString(), anyString(), any());
+  }
+
+  @Test
+  void aSuccessfulLoginCostsNothing() {
+    when(request.isUserInRole("operator")).thenReturn(true);
+
+    ServletOperatorAuthenticator.authenticate(
+        request, throttle, "operator", "operator-secret", endContainerLogin);
+
+    verify(throttle, never()).failed(anyString(), anyString(), any());
   }
 }

@@ -27,7 +27,7 @@ class ProductionConfigurationIT {
       "{\"currency\":\"VND\",\"items\":[{\"sku\":\"PROD-1\",\"quantity\":1,\"unitPrice\":1000}]}";
 
   private static RequestSpecification https() {
-    // The server's certificate is the self-signed one Liberty generated: trust it for the test.
+    // The server's certificate is a self-signed one the build made (keytool): trust it here.
     // (config() replaces the whole configuration, so it comes before relaxedHTTPSValidation.)
     return given()
         .config(
@@ -84,6 +84,45 @@ class ProductionConfigurationIT {
     assertThat(refused.statusCode()).isEqualTo(403);
     assertThat(refused.contentType()).startsWith("application/problem+json");
     assertThat(refused.jsonPath().getString("type")).endsWith("https-required");
+  }
+
+  @Test
+  void noPasswordIsAskedForOverPlainHttp() {
+    Response refused = given().baseUri(HTTP).get("/api/v1/orders/" + UUID.randomUUID());
+
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.header("WWW-Authenticate")).isNull();
+    assertThat(refused.jsonPath().getString("type")).endsWith("https-required");
+  }
+
+  @Test
+  void everyAnswerOverTlsCarriesTheSecurityHeaders() {
+    for (Response response :
+        new Response[] {
+          https().get("/api/v1/orders/" + UUID.randomUUID()),
+          https("alice", "it-production-alice").get("/api/v1/orders/" + UUID.randomUUID()),
+          https().get("/health/live"),
+          https().get("/metrics"),
+          https().get("/admin")
+        }) {
+      assertThat(response.header("Strict-Transport-Security")).isEqualTo("max-age=31536000");
+      assertThat(response.header("X-Content-Type-Options")).isEqualTo("nosniff");
+      assertThat(response.header("X-Frame-Options")).isEqualTo("DENY");
+      assertThat(response.header("Content-Security-Policy")).isEqualTo("frame-ancestors 'none'");
+      assertThat(response.header("Referrer-Policy")).isEqualTo("no-referrer");
+      assertThat(response.header("X-Powered-By")).isNull();
+    }
+  }
+
+  @Test
+  void theConsolesSessionCookieIsSecure() {
+    Response console = https().get("/admin/");
+
+    assertThat(console.headers().getValues("Set-Cookie"))
+        .as("%s %s", console.statusCode(), console.headers())
+        .filteredOn(cookie -> cookie.startsWith("JSESSIONID="))
+        .isNotEmpty()
+        .allSatisfy(cookie -> assertThat(cookie).containsIgnoringCase("; Secure"));
   }
 
   @Test
