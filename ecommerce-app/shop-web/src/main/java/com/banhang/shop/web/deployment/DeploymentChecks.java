@@ -193,8 +193,6 @@ public class DeploymentChecks implements Extension {
     }
     keystoreProblem(config, serverStart()).ifPresent(problems::add);
 
-
-
     String db = value(config, "shop.db").orElse("");
     if ("postgresql".equals(db)) {
       for (String name : List.of("shop.postgresql.user", "shop.postgresql.password")) {
