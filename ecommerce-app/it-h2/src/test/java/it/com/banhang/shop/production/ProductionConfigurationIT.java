@@ -170,4 +170,42 @@ class ProductionConfigurationIT {
   void healthStaysOpenForProbes() {
     assertThat(https().get("/health/live").statusCode()).isEqualTo(200);
   }
+
+  /** HTTP/2 is not offered (docs/security.md, "The Liberty runtime"): ALPN settles on HTTP/1.1. */
+  @Test
+  void theEndpointSpeaksHttp11Only() throws Exception {
+    javax.net.ssl.SSLContext trustingTheTestCertificate =
+        javax.net.ssl.SSLContext.getInstance("TLS");
+    trustingTheTestCertificate.init(
+        null,
+        new javax.net.ssl.TrustManager[] {
+          new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String a) {}
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String a) {}
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+              return new java.security.cert.X509Certificate[0];
+            }
+          }
+        },
+        null);
+    java.net.http.HttpClient client =
+        java.net.http.HttpClient.newBuilder()
+            .version(java.net.http.HttpClient.Version.HTTP_2)
+            .sslContext(trustingTheTestCertificate)
+            .build();
+
+    java.net.http.HttpResponse<String> live =
+        client.send(
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(HTTPS + "/health/live"))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+
+    assertThat(live.statusCode()).isEqualTo(200);
+    assertThat(live.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
+  }
 }

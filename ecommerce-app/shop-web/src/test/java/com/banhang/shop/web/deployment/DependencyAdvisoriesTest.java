@@ -18,9 +18,9 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The offline dependency audit (docs/dependencies.md): the root pom's enforcer ban list keeps out
- * the Jackson 2 that Vaadin's BOM pins, lets through what the build resolves, and the table of
- * docs/dependencies.md names the versions the build really resolves.
+ * The offline dependency audit (docs/security.md): the root pom's enforcer ban list keeps out the
+ * Jackson 2 that Vaadin's BOM pins, lets through what the build resolves, and the table of
+ * docs/security.md names the versions the build really resolves.
  */
 class DependencyAdvisoriesTest {
 
@@ -68,7 +68,7 @@ class DependencyAdvisoriesTest {
             stale.add(key + " documented " + version + ", resolved " + resolved.get(key));
           }
         });
-    assertThat(stale).as("rows of docs/dependencies.md that name another version").isEmpty();
+    assertThat(stale).as("rows of docs/security.md that name another version").isEmpty();
   }
 
   @Test
@@ -195,11 +195,11 @@ class DependencyAdvisoriesTest {
     return resolved;
   }
 
-  /** The `group:artifact` | version columns of every table row of docs/dependencies.md. */
+  /** The `group:artifact` | version columns of every table row of docs/security.md. */
   private static Map<String, String> documentedVersions() throws Exception {
     Pattern row = Pattern.compile("^\\| `([^`:]+:[^`:]+)` \\| ([^ |]+) \\|.*");
     Map<String, String> documented = new TreeMap<>();
-    for (String line : Files.readAllLines(ROOT.resolve("docs/dependencies.md"))) {
+    for (String line : Files.readAllLines(ROOT.resolve("docs/security.md"))) {
       Matcher m = row.matcher(line);
       if (m.matches()) {
         documented.put(m.group(1), m.group(2));

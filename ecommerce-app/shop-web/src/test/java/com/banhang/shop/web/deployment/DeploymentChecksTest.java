@@ -211,6 +211,7 @@ class DeploymentChecksTest {
         .satisfies(p -> assertThat(p).contains("SHOP_HTTP_REQUIRE_TLS"));
 
     settings.put("shop.profile", "development");
+    settings.put("http.host", "localhost");
     assertThat(DeploymentChecks.problems(config(settings))).isEmpty();
   }
 
@@ -239,6 +240,7 @@ class DeploymentChecksTest {
     assertThat(DeploymentChecks.keystoreProblem(config(settings), start)).isEmpty();
     settings.remove("shop.tls.allow-generated-certificate");
     settings.put("shop.profile", "development");
+    settings.put("http.host", "localhost");
     assertThat(DeploymentChecks.keystoreProblem(config(settings), start)).isEmpty();
   }
 
