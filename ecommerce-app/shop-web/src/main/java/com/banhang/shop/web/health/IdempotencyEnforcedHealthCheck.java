@@ -14,7 +14,9 @@ import org.eclipse.microprofile.health.Readiness;
  * idempotency.operations.<operation>.mode}, docs/configuration.md) lets keys stop protecting an
  * operation, for side-by-side measurements only. A node running like that is DOWN, so no load
  * balancer sends it real traffic by mistake, unless {@value ComparisonModes#ACKNOWLEDGED} is true;
- * then it is UP. Either way the data lists each operation that is not enforced with its mode.
+ * then it is UP. Either way the log names each operation that is not enforced with its mode, once
+ * per change of status; the answer itself says UP or DOWN only, as every check's (anonymous callers
+ * read it; docs/observability.md).
  */
 @Readiness
 @ApplicationScoped
@@ -24,6 +26,8 @@ public class IdempotencyEnforcedHealthCheck implements HealthCheck {
 
   @Inject Config config;
 
+  private final BoundedCheck report = new BoundedCheck(NAME, java.time.Duration.ofSeconds(1));
+
   @Override
   public HealthCheckResponse call() {
     Map<String, String> notEnforced;
@@ -31,17 +35,14 @@ public class IdempotencyEnforcedHealthCheck implements HealthCheck {
       notEnforced = ComparisonModes.notEnforced(config);
     } catch (IllegalStateException wrongMode) {
       // The deployment refuses such a value; this is only reached if it changed since.
-      return HealthCheckResponse.named(NAME)
-          .down()
-          .withData("problem", wrongMode.getMessage())
-          .build();
+      return report.down(wrongMode.getMessage());
     }
     if (notEnforced.isEmpty()) {
-      return HealthCheckResponse.named(NAME).up().build();
+      return report.up("every idempotent operation is enforced");
     }
-    boolean acknowledged = ComparisonModes.acknowledged(config);
-    var response = HealthCheckResponse.named(NAME).status(acknowledged);
-    notEnforced.forEach(response::withData);
-    return response.withData("acknowledged", acknowledged).build();
+    String modes = "not enforced: " + notEnforced;
+    return ComparisonModes.acknowledged(config)
+        ? report.up(modes + " (comparison-only, acknowledged)")
+        : report.down(modes + " (comparison-only, not acknowledged)");
   }
 }
