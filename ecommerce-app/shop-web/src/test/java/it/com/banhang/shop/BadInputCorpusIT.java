@@ -38,6 +38,18 @@ class BadInputCorpusIT {
   /** Refused by Liberty's HTTP transport itself: a bare 400, before the application runs. */
   private static final String TRANSPORT = "transport-400";
 
+  /**
+   * Refused by an endpoint Liberty serves itself ({@code /health}, {@code /metrics}), whose answers
+   * the application cannot shape: a 4xx with a short plain-text body, no HTML, no stack trace.
+   */
+  private static final String REFUSED = "refused";
+
+  /**
+   * Answered by the operator console's own protocol (Vaadin at {@code /admin}: its page, or its
+   * JSON telling the browser to start over): never a 5xx, never a stack trace.
+   */
+  private static final String CONSOLE = "console";
+
   private static final URI SHOP = URI.create(ShopApi.URL);
 
   /** The conformance kit's raw socket: writes each request byte for byte, reads any framing. */
@@ -64,7 +76,13 @@ class BadInputCorpusIT {
       String failure;
       try {
         Answer answer = send(c, orderId);
-        failure = c.expect().equals(TRANSPORT) ? judgeTransport(answer) : judge(answer);
+        failure =
+            switch (c.expect()) {
+              case TRANSPORT -> judgeTransport(answer);
+              case REFUSED -> judgeRefused(answer);
+              case CONSOLE -> judgeConsole(answer);
+              default -> judge(answer);
+            };
       } catch (IOException e) {
         failure = "no answer: " + e;
       }
@@ -101,6 +119,30 @@ class BadInputCorpusIT {
         + answer.status()
         + " "
         + new String(answer.body(), StandardCharsets.UTF_8);
+  }
+
+  private static String judgeRefused(Answer answer) {
+    String text = new String(answer.body(), StandardCharsets.UTF_8);
+    if (answer.status() >= 400
+        && answer.status() < 500
+        && text.length() < 300
+        && !text.contains("<")
+        && !text.contains("\tat ")) {
+      return null;
+    }
+    return "expected a short plain 4xx, got " + answer.status() + " " + shorten(text);
+  }
+
+  private static String judgeConsole(Answer answer) {
+    String text = new String(answer.body(), StandardCharsets.UTF_8);
+    if (answer.status() < 500 && !text.contains("\tat ") && !text.contains("Exception")) {
+      return null;
+    }
+    return "expected the console's own answer, got " + answer.status() + " " + shorten(text);
+  }
+
+  private static String shorten(String text) {
+    return (text.length() > 160 ? text.substring(0, 160) + "..." : text).replace('\n', ' ');
   }
 
   /** Null when the answer is what the corpus requires; else what is wrong with it. */
@@ -207,7 +249,7 @@ class BadInputCorpusIT {
           continue;
         }
         String[] f = line.split("\t", -1);
-        if (f.length != 6 || !(f[5].equals("problem") || f[5].equals(TRANSPORT))) {
+        if (f.length != 6 || !List.of("problem", TRANSPORT, REFUSED, CONSOLE).contains(f[5])) {
           throw new IllegalStateException("a corpus line needs 6 fields: " + line);
         }
         cases.add(new Case(f[0], f[1], f[2], dash(f[3]), dash(f[4]), f[5]));
