@@ -9,6 +9,7 @@ import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.Resolution;
+import com.banhang.shop.payments.api.ResolutionAudit;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -223,10 +224,14 @@ public class OperatorActions {
     } else if (blank(chargeId)) {
       result = ActionResult.refused("the gateway's charge id is required to resolve as charged");
     } else {
-      result =
-          resolved(
-              () ->
-                  resolution.resolveAsCharged(ref.tenant(), ref.key(), chargeId.trim(), override));
+      return resolvedAndAudited(
+          operator,
+          action,
+          ref,
+          reasonWithCharge(reason, chargeId),
+          entry ->
+              resolution.resolveAsCharged(
+                  ref.tenant(), ref.key(), chargeId.trim(), override, entry));
     }
     return record(operator, action, ref, reasonWithCharge(reason, chargeId), result);
   }
@@ -317,14 +322,23 @@ public class OperatorActions {
               "override proposal " + proposalId + " is no longer waiting for approval");
     } else {
       result =
-          resolved(
-              () ->
+          resolvedAndAudited(
+              approver,
+              APPROVE_OVERRIDE,
+              proposal.ref(),
+              why,
+              entry ->
                   resolution.resolveAsCharged(
-                      proposal.ref().tenant(), proposal.ref().key(), proposal.chargeId(), true));
+                      proposal.ref().tenant(),
+                      proposal.ref().key(),
+                      proposal.chargeId(),
+                      true,
+                      entry));
       if (result.status() == ActionResult.Status.FAILED) {
         // Could not be run now (the gateway or the database): approvable again later.
         proposals.reopen(proposalId);
       }
+      return result;
     }
     return record(approver, APPROVE_OVERRIDE, proposal.ref(), why, result);
   }
@@ -350,7 +364,12 @@ public class OperatorActions {
     } else if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
       result = ActionResult.refused("only payments.charge keys can be resolved");
     } else {
-      result = resolved(() -> resolution.resolveAsNotCharged(ref.tenant(), ref.key()));
+      return resolvedAndAudited(
+          operator,
+          RESOLVE_AS_NOT_CHARGED,
+          ref,
+          reason,
+          entry -> resolution.resolveAsNotCharged(ref.tenant(), ref.key(), entry));
     }
     return record(operator, RESOLVE_AS_NOT_CHARGED, ref, reason, result);
   }
@@ -396,6 +415,33 @@ public class OperatorActions {
     }
   }
 
+  /**
+   * Runs a resolution that changes a payment or a key, with its audit entry written inside the
+   * resolution's own transaction (ResolutionAudit): the change and its entry commit together, and
+   * an entry that cannot be written rolls the change back. A resolution that changed nothing (a
+   * refusal, a failure, a key settled meanwhile) is audited alone, after.
+   */
+  private ActionResult resolvedAndAudited(
+      String operator,
+      String action,
+      KeyRef ref,
+      String reason,
+      java.util.function.Function<ResolutionAudit, Resolution> call) {
+    java.util.concurrent.atomic.AtomicBoolean audited =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    ResolutionAudit inTheSameTransaction =
+        done -> {
+          audit.append(operator, action, ref, reason, actionResult(done));
+          audited.set(true);
+        };
+    ActionResult result = resolved(() -> call.apply(inTheSameTransaction));
+    // A resolution that threw (its transaction rolled back, the entry with it) answers FAILED.
+    if (audited.get() && result.status() != ActionResult.Status.FAILED) {
+      return result;
+    }
+    return record(operator, action, ref, reason, result);
+  }
+
   private ActionResult resolved(java.util.function.Supplier<Resolution> call) {
     Resolution resolution;
     try {
@@ -404,6 +450,10 @@ public class OperatorActions {
       LOG.log(Level.WARNING, "operator resolution failed", e);
       return new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage());
     }
+    return actionResult(resolution);
+  }
+
+  private static ActionResult actionResult(Resolution resolution) {
     ActionResult.Status status =
         switch (resolution.result()) {
           case RESOLVED -> ActionResult.Status.DONE;

@@ -16,6 +16,7 @@ import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
 import com.banhang.shop.payments.api.Resolution;
+import com.banhang.shop.payments.api.ResolutionAudit;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +43,7 @@ class OperatorActionsTest {
 
     assertThat(result.status()).isEqualTo(ActionResult.Status.REFUSED);
     assertThat(result.message()).contains("reason");
-    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString());
+    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString(), any());
     verify(actions.audit)
         .append(
             eq("operator"),
@@ -54,12 +55,16 @@ class OperatorActionsTest {
 
   @Test
   void resolveAsCharged_paymentsAnswerMapped_overrideAuditedAsSuch() {
-    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", false))
+    when(actions.resolution.resolveAsCharged(
+            eq("alice"), eq("k1"), eq("ch_1"), eq(false), any(ResolutionAudit.class)))
         .thenReturn(
             new Resolution(
                 Resolution.Result.CONFIRMATION_NEEDED, "gateway does not know", "p", "o"));
-    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", true))
-        .thenReturn(new Resolution(Resolution.Result.RESOLVED, "recorded", "p", "o"));
+    when(actions.resolution.resolveAsCharged(
+            eq("alice"), eq("k1"), eq("ch_1"), eq(true), any(ResolutionAudit.class)))
+        .thenAnswer(
+            auditedInTheSameTransaction(
+                new Resolution(Resolution.Result.RESOLVED, "recorded", "p", "o")));
 
     ActionResult first = actions.resolveAsCharged("operator", PAYMENT, "ch_1", "statement", false);
     ActionResult second = actions.resolveAsCharged("operator", PAYMENT, "ch_1", "statement", true);
@@ -83,8 +88,11 @@ class OperatorActionsTest {
         .thenReturn(
             new Resolution(
                 Resolution.Result.CONFIRMATION_NEEDED, "gateway does not know", "p", "o"));
-    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", true))
-        .thenReturn(new Resolution(Resolution.Result.RESOLVED, "recorded", "p", "o"));
+    when(actions.resolution.resolveAsCharged(
+            eq("alice"), eq("k1"), eq("ch_1"), eq(true), any(ResolutionAudit.class)))
+        .thenAnswer(
+            auditedInTheSameTransaction(
+                new Resolution(Resolution.Result.RESOLVED, "recorded", "p", "o")));
     when(actions.proposals.propose("operator", PAYMENT, "ch_1", "statement")).thenReturn(7L);
     OverrideProposal proposal =
         new OverrideProposal(
@@ -95,7 +103,8 @@ class OperatorActionsTest {
     ActionResult proposed =
         actions.resolveAsCharged("operator", PAYMENT, "ch_1", "statement", true);
     ActionResult own = actions.approveOverride("operator", 7L);
-    verify(actions.resolution, never()).resolveAsCharged("alice", "k1", "ch_1", true);
+    verify(actions.resolution, never())
+        .resolveAsCharged(eq("alice"), eq("k1"), eq("ch_1"), eq(true), any());
     ActionResult approved = actions.approveOverride("operator2", 7L);
 
     assertThat(proposed.status()).isEqualTo(ActionResult.Status.PROPOSED);
@@ -103,7 +112,7 @@ class OperatorActionsTest {
     assertThat(own.status()).isEqualTo(ActionResult.Status.REFUSED);
     verify(actions.proposals, never()).approve(7L, "operator");
     assertThat(approved.status()).isEqualTo(ActionResult.Status.DONE);
-    verify(actions.resolution).resolveAsCharged("alice", "k1", "ch_1", true);
+    verify(actions.resolution).resolveAsCharged(eq("alice"), eq("k1"), eq("ch_1"), eq(true), any());
     verify(actions.audit)
         .append(
             eq("operator"),
@@ -127,9 +136,9 @@ class OperatorActionsTest {
             "operator", new KeyRef("alice", "orders.create", "k"), "wrong key");
 
     assertThat(result.status()).isEqualTo(ActionResult.Status.REFUSED);
-    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString());
+    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString(), any());
     verify(actions.resolution, never())
-        .resolveAsCharged(anyString(), anyString(), anyString(), anyBoolean());
+        .resolveAsCharged(anyString(), anyString(), anyString(), anyBoolean(), any());
   }
 
   @Test
@@ -175,16 +184,60 @@ class OperatorActionsTest {
   }
 
   @Test
-  void auditWriteFails_afterTheActionHappened_answerKeptAndSaysTheEntryIsMissing() {
-    when(actions.resolution.resolveAsNotCharged("alice", "k1"))
-        .thenReturn(new Resolution(Resolution.Result.RESOLVED, "released", "p", "o"));
+  void auditWriteFails_theResolutionIsUndoneWithIt_answerFailed() {
+    when(actions.resolution.resolveAsNotCharged(eq("alice"), eq("k1"), any(ResolutionAudit.class)))
+        .thenAnswer(
+            auditedInTheSameTransaction(
+                new Resolution(Resolution.Result.RESOLVED, "released", "p", "o")));
     org.mockito.Mockito.doThrow(new IllegalStateException("disk full"))
         .when(actions.audit)
         .append(any(), any(), any(), any(), any());
 
     ActionResult result = actions.resolveAsNotCharged("operator", PAYMENT, "no charge");
 
-    assertThat(result.status()).isEqualTo(ActionResult.Status.DONE);
-    assertThat(result.message()).isEqualTo("released (the audit entry could not be written)");
+    // The entry is written inside the resolution's transaction: its failure rolled the release
+    // back (payments answers by throwing), so the operator is told it failed, not that it is done.
+    assertThat(result.status()).isEqualTo(ActionResult.Status.FAILED);
+    assertThat(result.message()).contains("disk full").contains("audit entry could not be written");
+  }
+
+  @Test
+  void aResolutionIsAuditedOnceInsideItsTransaction_aRefusalOnceAfter() {
+    when(actions.resolution.resolveAsNotCharged(eq("alice"), eq("k1"), any(ResolutionAudit.class)))
+        .thenAnswer(
+            auditedInTheSameTransaction(
+                new Resolution(Resolution.Result.RESOLVED, "released", "p", "o")))
+        .thenReturn(new Resolution(Resolution.Result.REFUSED, "already captured", "p", "o"));
+
+    ActionResult done = actions.resolveAsNotCharged("operator", PAYMENT, "no charge");
+    ActionResult refused = actions.resolveAsNotCharged("operator", PAYMENT, "no charge");
+
+    assertThat(done.status()).isEqualTo(ActionResult.Status.DONE);
+    assertThat(refused.status()).isEqualTo(ActionResult.Status.REFUSED);
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.RESOLVE_AS_NOT_CHARGED),
+            eq(PAYMENT),
+            eq("no charge"),
+            eq(done));
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.RESOLVE_AS_NOT_CHARGED),
+            eq(PAYMENT),
+            eq("no charge"),
+            eq(refused));
+    org.mockito.Mockito.verifyNoMoreInteractions(actions.audit);
+  }
+
+  /** As payments does it: the caller's entry written inside the resolution's transaction. */
+  private static org.mockito.stubbing.Answer<Resolution> auditedInTheSameTransaction(
+      Resolution resolution) {
+    return call -> {
+      ResolutionAudit audit = call.getArgument(call.getArguments().length - 1);
+      audit.record(resolution);
+      return resolution;
+    };
   }
 }

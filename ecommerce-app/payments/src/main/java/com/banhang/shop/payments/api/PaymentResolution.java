@@ -17,12 +17,30 @@ public interface PaymentResolution {
    *     confirmed the charge elsewhere, e.g. in the processor's dashboard); never overrides a
    *     declined charge or one of another amount, currency or order
    */
-  Resolution resolveAsCharged(String tenant, String key, String chargeId, boolean override);
+  default Resolution resolveAsCharged(
+      String tenant, String key, String chargeId, boolean override) {
+    return resolveAsCharged(tenant, key, chargeId, override, ResolutionAudit.NONE);
+  }
+
+  /**
+   * As {@link #resolveAsCharged(String, String, String, boolean)}, with {@code audit} written in
+   * the transaction that records the charge.
+   */
+  Resolution resolveAsCharged(
+      String tenant, String key, String chargeId, boolean override, ResolutionAudit audit);
 
   /**
    * Records that nothing was charged: a pending attempt is abandoned (the order may be paid again)
    * and the key released, so the customer's retry runs as new. A key whose current claim committed
    * no attempt (nothing was sent) is only released.
    */
-  Resolution resolveAsNotCharged(String tenant, String key);
+  default Resolution resolveAsNotCharged(String tenant, String key) {
+    return resolveAsNotCharged(tenant, key, ResolutionAudit.NONE);
+  }
+
+  /**
+   * As {@link #resolveAsNotCharged(String, String)}, with {@code audit} written in the transaction
+   * that abandons the attempt and releases the key.
+   */
+  Resolution resolveAsNotCharged(String tenant, String key, ResolutionAudit audit);
 }

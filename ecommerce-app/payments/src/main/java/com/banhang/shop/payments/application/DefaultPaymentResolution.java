@@ -8,6 +8,7 @@ import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
+import com.banhang.shop.payments.api.ResolutionAudit;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,6 +49,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
   @Inject ChargeCompletion completion;
+  @Inject OneTransaction transaction;
 
   /**
    * Records the payment of the key as captured by {@code chargeId} and completes the key with the
@@ -58,7 +60,8 @@ public class DefaultPaymentResolution implements PaymentResolution {
    *     declined charge or one of another amount, currency or order
    */
   @Override
-  public Resolution resolveAsCharged(String tenant, String key, String chargeId, boolean override) {
+  public Resolution resolveAsCharged(
+      String tenant, String key, String chargeId, boolean override, ResolutionAudit audit) {
     if (chargeId == null || chargeId.isBlank()) {
       return refused("a charge id is needed to resolve the key as charged", null);
     }
@@ -102,7 +105,8 @@ public class DefaultPaymentResolution implements PaymentResolution {
           chargeId,
           "recorded as captured on the operator's confirmation (override): the gateway does not"
               + " know charge "
-              + chargeId);
+              + chargeId,
+          audit);
     }
     GatewayChargeDetails charge = found.get();
     List<String> mismatches = mismatches(charge, payment);
@@ -127,7 +131,8 @@ public class DefaultPaymentResolution implements PaymentResolution {
         target.claim(),
         payment,
         chargeId,
-        "the gateway confirms charge " + chargeId + " of " + amountOf(payment) + note);
+        "the gateway confirms charge " + chargeId + " of " + amountOf(payment) + note,
+        audit);
   }
 
   /**
@@ -136,7 +141,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
    * no attempt (nothing was sent) is only released.
    */
   @Override
-  public Resolution resolveAsNotCharged(String tenant, String key) {
+  public Resolution resolveAsNotCharged(String tenant, String key, ResolutionAudit audit) {
     Optional<IdempotencyRecord> record = processingKey(tenant, key);
     if (record.isEmpty()) {
       return notProcessing(tenant, key, "as not charged");
@@ -149,7 +154,8 @@ public class DefaultPaymentResolution implements PaymentResolution {
             claim,
             null,
             "no payment attempt was committed under this key, so nothing was sent to the gateway:"
-                + " the key was released and the customer's retry runs anew");
+                + " the key was released and the customer's retry runs anew",
+            audit);
       }
       Payment payment = attempt.get();
       return switch (payment.status()) {
@@ -159,34 +165,53 @@ public class DefaultPaymentResolution implements PaymentResolution {
                 claim,
                 payment,
                 "the payment attempt was already abandoned: the key was released and the"
-                    + " customer's retry runs anew");
-        case PENDING -> abandonAndRelease(claim, payment);
+                    + " customer's retry runs anew",
+                audit);
+        case PENDING -> abandonAndRelease(claim, payment, audit);
       };
     } catch (ClaimLostException | PersistenceException e) {
       return settledMeanwhile(null);
     }
   }
 
-  private Resolution abandonAndRelease(ClaimedKey claim, Payment payment) {
-    Payment abandoned = payments.abandon(payment.id());
-    if (abandoned.status() != PaymentStatus.ABANDONED) {
-      // Settled between our read and the lock: it was charged or declined after all.
-      return refused(settledMessage(abandoned), abandoned);
-    }
-    return release(
-        claim,
-        abandoned,
-        "payment "
-            + payment.id()
-            + " was abandoned and the key released: order "
-            + payment.orderId()
-            + " can be paid again and the customer's retry runs anew");
+  /**
+   * Abandons the attempt and releases the key in one transaction with the operator's audit entry. A
+   * payment settled meanwhile, or a key taken over meanwhile, changes nothing the audit would name:
+   * answered without {@code audit}, as before (the abandon of a key taken over still holds).
+   */
+  private Resolution abandonAndRelease(ClaimedKey claim, Payment payment, ResolutionAudit audit) {
+    return transaction.run(
+        () -> {
+          Payment abandoned = payments.abandon(payment.id());
+          if (abandoned.status() != PaymentStatus.ABANDONED) {
+            // Settled between our read and the lock: it was charged or declined after all.
+            return refused(settledMessage(abandoned), abandoned);
+          }
+          if (!keys.release(claim)) {
+            return settledMeanwhile(abandoned);
+          }
+          return audited(
+              audit,
+              resolved(
+                  "payment "
+                      + payment.id()
+                      + " was abandoned and the key released: order "
+                      + payment.orderId()
+                      + " can be paid again and the customer's retry runs anew",
+                  abandoned));
+        });
   }
 
-  private Resolution release(ClaimedKey claim, Payment payment, String message) {
-    if (!keys.release(claim)) {
-      return settledMeanwhile(payment);
-    }
+  private Resolution release(
+      ClaimedKey claim, Payment payment, String message, ResolutionAudit audit) {
+    return transaction.run(
+        () ->
+            keys.release(claim)
+                ? audited(audit, resolved(message, payment))
+                : settledMeanwhile(payment));
+  }
+
+  private static Resolution resolved(String message, Payment payment) {
     return new Resolution(
         Result.RESOLVED,
         message,
@@ -194,11 +219,43 @@ public class DefaultPaymentResolution implements PaymentResolution {
         payment == null ? null : payment.orderId());
   }
 
-  /** Captures the payment and completes the key in one transaction, fenced by the claim. */
-  private Resolution capture(ClaimedKey claim, Payment payment, String chargeId, String why) {
-    Payment settled;
+  /** Writes the caller's audit entry inside the running transaction; its failure rolls it back. */
+  private static Resolution audited(ResolutionAudit audit, Resolution resolution) {
+    audit.record(resolution);
+    return resolution;
+  }
+
+  /**
+   * Captures the payment and completes the key in one transaction, fenced by the claim, with the
+   * operator's audit entry.
+   */
+  private Resolution capture(
+      ClaimedKey claim, Payment payment, String chargeId, String why, ResolutionAudit audit) {
     try {
-      settled = completion.completeClaim(claim, payment.id(), new GatewayCharge(chargeId, true));
+      return transaction.run(
+          () -> {
+            Payment settled =
+                completion.completeClaim(claim, payment.id(), new GatewayCharge(chargeId, true));
+            if (settled.status() != PaymentStatus.CAPTURED
+                || !chargeId.equals(settled.gatewayChargeId())) {
+              // Settled by reconciliation or the request between our read and the lock; the key
+              // now answers with that settlement, which is what happened at the gateway.
+              return refused(settledMessage(settled) + "; the key now answers with that", settled);
+            }
+            return audited(
+                audit,
+                new Resolution(
+                    Result.RESOLVED,
+                    why
+                        + ": payment "
+                        + settled.id()
+                        + " captured, order "
+                        + settled.orderId()
+                        + " paid, and the key completed with the answer the customer would have"
+                        + " had (201)",
+                    settled.id(),
+                    settled.orderId()));
+          });
     } catch (ClaimLostException | PersistenceException e) {
       return settledMeanwhile(payment);
     } catch (RuntimeException e) {
@@ -211,21 +268,6 @@ public class DefaultPaymentResolution implements PaymentResolution {
           payment.id(),
           payment.orderId());
     }
-    if (settled.status() != PaymentStatus.CAPTURED || !chargeId.equals(settled.gatewayChargeId())) {
-      // Settled by reconciliation or the request between our read and the lock; the key now
-      // answers with that settlement, which is what happened at the gateway.
-      return refused(settledMessage(settled) + "; the key now answers with that", settled);
-    }
-    return new Resolution(
-        Result.RESOLVED,
-        why
-            + ": payment "
-            + settled.id()
-            + " captured, order "
-            + settled.orderId()
-            + " paid, and the key completed with the answer the customer would have had (201)",
-        settled.id(),
-        settled.orderId());
   }
 
   private static List<String> mismatches(GatewayChargeDetails charge, Payment payment) {

@@ -54,6 +54,7 @@ class DefaultPaymentResolutionTest {
     resolution.payments = payments;
     resolution.gateway = gateway;
     resolution.completion = completion;
+    resolution.transaction = new OneTransaction();
     payment = Fixtures.pendingPayment();
   }
 
@@ -339,6 +340,135 @@ class DefaultPaymentResolutionTest {
       assertThat(result.message()).contains("has no payments.charge key");
       verifyNoInteractions(payments);
       verify(keys, never()).release(any());
+    }
+  }
+
+  /**
+   * The caller's audit entry is written inside the one transaction that makes the resolution's
+   * change (OneTransaction here records whether work runs inside it), and its failure undoes it.
+   */
+  @Nested
+  class AuditInTheSameTransaction {
+
+    private final java.util.List<String> events = new java.util.ArrayList<>();
+    private boolean inside;
+
+    @BeforeEach
+    void recordTheTransaction() {
+      resolution.transaction =
+          new OneTransaction() {
+            @Override
+            public <T> T run(java.util.function.Supplier<T> work) {
+              inside = true;
+              events.add("begin");
+              try {
+                T result = work.get();
+                events.add("commit");
+                return result;
+              } catch (RuntimeException e) {
+                events.add("rollback");
+                throw e;
+              } finally {
+                inside = false;
+              }
+            }
+          };
+    }
+
+    private com.banhang.shop.payments.api.ResolutionAudit audit() {
+      return r -> {
+        assertThat(inside).as("the audit runs inside the resolution's transaction").isTrue();
+        events.add("audit " + r.result());
+      };
+    }
+
+    private void pendingAttemptAbandoned() {
+      keyWithAttempt(payment);
+      when(payments.abandon(payment.id()))
+          .thenAnswer(
+              call -> {
+                events.add("abandon");
+                payment.abandon();
+                return payment;
+              });
+    }
+
+    @Test
+    void notCharged_abandonReleaseAndAuditCommitTogether() {
+      pendingAttemptAbandoned();
+      when(keys.release(claim))
+          .thenAnswer(
+              call -> {
+                events.add("release");
+                return true;
+              });
+
+      Resolution result = resolution.resolveAsNotCharged(TENANT, KEY, audit());
+
+      assertThat(result.result()).isEqualTo(Result.RESOLVED);
+      assertThat(events).containsExactly("begin", "abandon", "release", "audit RESOLVED", "commit");
+    }
+
+    @Test
+    void notCharged_anAuditThatCannotBeWrittenRollsTheResolutionBack() {
+      pendingAttemptAbandoned();
+      when(keys.release(claim)).thenReturn(true);
+
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  resolution.resolveAsNotCharged(
+                      TENANT,
+                      KEY,
+                      r -> {
+                        throw new IllegalStateException("cannot write the operator audit");
+                      }))
+          .hasMessageContaining("operator audit");
+      assertThat(events).containsExactly("begin", "abandon", "rollback");
+    }
+
+    @Test
+    void charged_aFailingAuditChangesNothing() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
+      completionCaptures();
+
+      Resolution failed =
+          resolution.resolveAsCharged(
+              TENANT,
+              KEY,
+              CHARGE,
+              false,
+              r -> {
+                throw new IllegalStateException("cannot write the operator audit");
+              });
+
+      assertThat(failed.result()).isEqualTo(Result.FAILED);
+      assertThat(failed.message()).contains("nothing was changed");
+      assertThat(events).containsExactly("begin", "rollback");
+    }
+
+    @Test
+    void charged_captureAndAuditCommitTogether() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
+      completionCaptures();
+
+      Resolution resolved = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false, audit());
+
+      assertThat(resolved.result()).isEqualTo(Result.RESOLVED);
+      assertThat(events).containsExactly("begin", "audit RESOLVED", "commit");
+    }
+
+    @Test
+    void aRefusalChangesNothingAndLeavesTheRecordToTheCaller() {
+      keyWithAttempt(payment);
+      when(gateway.findCharge(CHARGE))
+          .thenReturn(Optional.of(charge(true, AMOUNT - 1, "VND", ORDER)));
+
+      Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true, audit());
+
+      assertThat(result.result()).isEqualTo(Result.REFUSED);
+      assertThat(events).isEmpty();
     }
   }
 
