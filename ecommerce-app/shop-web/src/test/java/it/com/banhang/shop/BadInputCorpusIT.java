@@ -123,10 +123,13 @@ class BadInputCorpusIT {
 
   private static String judgeRefused(Answer answer) {
     String text = new String(answer.body(), StandardCharsets.UTF_8);
+    String lower = text.toLowerCase(Locale.ROOT);
+    boolean html =
+        lower.contains("<html") || lower.contains("<!doctype") || lower.contains("<body");
     if (answer.status() >= 400
         && answer.status() < 500
         && text.length() < 300
-        && !text.contains("<")
+        && !html
         && !text.contains("\tat ")) {
       return null;
     }
