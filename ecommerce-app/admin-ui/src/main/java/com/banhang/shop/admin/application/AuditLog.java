@@ -20,8 +20,10 @@ import javax.sql.DataSource;
  * (ArchitectureTest checks that no class of the console writes the table otherwise). On PostgreSQL
  * and SQL Server a trigger refuses UPDATE and DELETE from anyone.
  *
- * <p>An entry is written in a transaction of its own after the action, so a refused or failed
- * action is audited too.
+ * <p>An entry joins the transaction that is running, if any: a resolution writes it inside its own
+ * transaction (OperatorActions, ResolutionAudit), so change and entry commit together; other
+ * actions write it after, in a transaction of its own, so a refused or failed action is audited
+ * too.
  */
 @ApplicationScoped
 public class AuditLog {
