@@ -102,51 +102,50 @@ public class OperatorActions {
    * with its report. A failing run is audited as failed and its exception goes on to the caller.
    */
   public ReconciliationReport reconcileRun(String operator, Duration minAge) {
-    String reason = minAge == null ? null : "minAge " + minAge;
-    ReconciliationReport report;
-    try {
-      report =
-          minAge == null
-              ? reconciliation.reconcileDueKeys()
-              : reconciliation.reconcileKeysOlderThan(minAge);
-    } catch (RuntimeException e) {
-      record(
-          operator,
-          RECONCILE_RUN,
-          null,
-          reason,
-          new ActionResult(ActionResult.Status.FAILED, "run failed: " + e.getMessage()));
-      throw e;
-    }
-    record(
+    return auditedRun(
         operator,
         RECONCILE_RUN,
-        null,
-        reason,
-        ActionResult.done("examined " + report.examined() + " keys: " + report.outcomes()));
-    return report;
+        minAge == null ? null : "minAge " + minAge,
+        () ->
+            minAge == null
+                ? reconciliation.reconcileDueKeys()
+                : reconciliation.reconcileKeysOlderThan(minAge),
+        report -> "examined " + report.examined() + " keys: " + report.outcomes());
   }
 
   /** The late-charge sweep now over every abandoned attempt, audited with its report. */
   public LateChargeReport sweepLateCharges(String operator) {
-    LateChargeReport report;
-    try {
-      report = lateChargeSweep.sweep(Duration.ZERO);
-    } catch (RuntimeException e) {
-      record(
-          operator,
-          SWEEP_LATE_CHARGES,
-          null,
-          null,
-          new ActionResult(ActionResult.Status.FAILED, "sweep failed: " + e.getMessage()));
-      throw e;
-    }
-    record(
+    return auditedRun(
         operator,
         SWEEP_LATE_CHARGES,
         null,
-        null,
-        ActionResult.done("examined " + report.examined() + " attempts: " + report.outcomes()));
+        () -> lateChargeSweep.sweep(Duration.ZERO),
+        report -> "examined " + report.examined() + " attempts: " + report.outcomes());
+  }
+
+  /**
+   * Runs an action made of many transactions (a run, a sweep) and audits it once, after, with its
+   * report; a failing one is audited as failed and its exception goes on to the caller.
+   */
+  private <T> T auditedRun(
+      String operator,
+      String action,
+      String reason,
+      java.util.function.Supplier<T> run,
+      java.util.function.Function<T, String> summary) {
+    T report;
+    try {
+      report = run.get();
+    } catch (RuntimeException e) {
+      record(
+          operator,
+          action,
+          null,
+          reason,
+          new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage()));
+      throw e;
+    }
+    record(operator, action, null, reason, ActionResult.done(summary.apply(report)));
     return report;
   }
 

@@ -7,11 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class GeneratedCertificateServerIT {
 
-  private static final Path WLP = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
+  private static final Path WLP = ServerFolders.WLP;
   private static final String CONFIGURED =
       System.getProperty("production.server.name", "shop-it-production");
   private static final String HTTPS_PORT =
@@ -35,9 +32,9 @@ class GeneratedCertificateServerIT {
   @BeforeAll
   static void startWithoutAKeystore() throws Exception {
     Path configured = WLP.resolve("usr/servers/" + CONFIGURED);
-    deleteRecursively(SERVER);
+    ServerFolders.deleteRecursively(SERVER);
     for (String dir : new String[] {"apps", "datasources"}) {
-      copyRecursively(configured.resolve(dir), SERVER.resolve(dir));
+      ServerFolders.copyRecursively(configured.resolve(dir), SERVER.resolve(dir));
     }
     for (String file : new String[] {"server.xml", "jvm.options"}) {
       Files.copy(configured.resolve(file), SERVER.resolve(file));
@@ -56,12 +53,12 @@ class GeneratedCertificateServerIT {
             + HTTPS_PORT
             + "\n";
     Files.writeString(SERVER.resolve("bootstrap.properties"), settings, StandardCharsets.UTF_8);
-    server("start");
+    ServerFolders.server("start", NAME);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    server("stop");
+    ServerFolders.server("stop", NAME);
   }
 
   @Test
@@ -86,39 +83,5 @@ class GeneratedCertificateServerIT {
 
   private static String read(Path log) throws IOException {
     return Files.readString(log, StandardCharsets.UTF_8);
-  }
-
-  private static void server(String action) throws Exception {
-    ProcessBuilder command =
-        new ProcessBuilder(WLP.resolve("bin/server").toString(), action, NAME)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    command.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    command.start().waitFor();
-  }
-
-  private static void copyRecursively(Path from, Path to) throws IOException {
-    try (Stream<Path> paths = Files.walk(from)) {
-      for (Path path : (Iterable<Path>) paths::iterator) {
-        Path target = to.resolve(from.relativize(path).toString());
-        if (Files.isDirectory(path)) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -26,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class UnconfiguredServerIT {
 
-  private static final Path WLP = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
+  private static final Path WLP = ServerFolders.WLP;
   private static final String CONFIGURED =
       System.getProperty("production.server.name", "shop-it-production");
   private static final String NAME = "shop-it-unconfigured";
@@ -37,11 +36,11 @@ class UnconfiguredServerIT {
   @BeforeAll
   static void startWithoutSettings() throws Exception {
     Path configured = WLP.resolve("usr/servers/" + CONFIGURED);
-    deleteRecursively(SERVER);
+    ServerFolders.deleteRecursively(SERVER);
     // docs/deployment.md, "2. The server": create it, copy the configuration folder and the WAR.
-    server("create");
-    copyRecursively(REPOSITORY_CONFIG, SERVER);
-    copyRecursively(configured.resolve("apps"), SERVER.resolve("apps"));
+    ServerFolders.server("create", NAME);
+    ServerFolders.copyRecursively(REPOSITORY_CONFIG, SERVER);
+    ServerFolders.copyRecursively(configured.resolve("apps"), SERVER.resolve("apps"));
     // Step 3 says to write server.env whole (Liberty's own has no final newline).
     // With the development profile asked for, and the secrets this repository publishes for it
     // (src/main/liberty/development/profiles/development.xml) copied in by a careless deployer.
@@ -61,12 +60,12 @@ class UnconfiguredServerIT {
             + SERVER.resolve("db").toAbsolutePath().toString().replace('\\', '/')
             + "\nhttp.port=-1\nhttps.port=9549\n",
         StandardCharsets.UTF_8);
-    server("start");
+    ServerFolders.server("start", NAME);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    server("stop");
+    ServerFolders.server("stop", NAME);
   }
 
   @Test
@@ -153,39 +152,5 @@ class UnconfiguredServerIT {
 
   private static String read(Path log) throws IOException {
     return Files.readString(log, StandardCharsets.UTF_8);
-  }
-
-  private static void server(String action) throws Exception {
-    ProcessBuilder command =
-        new ProcessBuilder(WLP.resolve("bin/server").toString(), action, NAME)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    command.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    command.start().waitFor();
-  }
-
-  private static void copyRecursively(Path from, Path to) throws IOException {
-    try (Stream<Path> paths = Files.walk(from)) {
-      for (Path path : (Iterable<Path>) paths::iterator) {
-        Path target = to.resolve(from.relativize(path).toString());
-        if (Files.isDirectory(path)) {
-          Files.createDirectories(target);
-        } else {
-          Files.createDirectories(target.getParent());
-          Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path path) throws IOException {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(path)) {
-      for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 }
