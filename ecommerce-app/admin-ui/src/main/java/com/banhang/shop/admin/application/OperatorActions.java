@@ -215,24 +215,34 @@ public class OperatorActions {
       return proposeOverride(operator, ref, chargeId, reason);
     }
     String action = override ? RESOLVE_AS_CHARGED_OVERRIDE : RESOLVE_AS_CHARGED;
-    ActionResult result;
-    if (blank(reason)) {
-      result = ActionResult.refused("a reason is required to resolve a payment");
-    } else if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
-      result = ActionResult.refused("only payments.charge keys can be resolved");
-    } else if (blank(chargeId)) {
-      result = ActionResult.refused("the gateway's charge id is required to resolve as charged");
-    } else {
-      return resolvedAndAudited(
-          operator,
-          action,
-          ref,
-          reasonWithCharge(reason, chargeId),
-          entry ->
-              resolution.resolveAsCharged(
-                  ref.tenant(), ref.key(), chargeId.trim(), override, entry));
+    String why = reasonWithCharge(reason, chargeId);
+    Optional<ActionResult> refusal = chargeResolutionRefusal(ref, chargeId, reason);
+    if (refusal.isPresent()) {
+      return record(operator, action, ref, why, refusal.get());
     }
-    return record(operator, action, ref, reasonWithCharge(reason, chargeId), result);
+    return resolvedAndAudited(
+        operator,
+        action,
+        ref,
+        why,
+        entry ->
+            resolution.resolveAsCharged(ref.tenant(), ref.key(), chargeId.trim(), override, entry));
+  }
+
+  /** Why a resolution as charged cannot even be tried; empty when it can. */
+  private static Optional<ActionResult> chargeResolutionRefusal(
+      KeyRef ref, String chargeId, String reason) {
+    if (blank(reason)) {
+      return Optional.of(ActionResult.refused("a reason is required to resolve a payment"));
+    }
+    if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
+      return Optional.of(ActionResult.refused("only payments.charge keys can be resolved"));
+    }
+    if (blank(chargeId)) {
+      return Optional.of(
+          ActionResult.refused("the gateway's charge id is required to resolve as charged"));
+    }
+    return Optional.empty();
   }
 
   /**
@@ -243,17 +253,26 @@ public class OperatorActions {
    */
   private ActionResult proposeOverride(
       String operator, KeyRef ref, String chargeId, String reason) {
+    String why = reasonWithCharge(reason, chargeId);
     ActionResult result;
-    if (blank(reason)) {
-      result = ActionResult.refused("a reason is required to resolve a payment");
-    } else if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
-      result = ActionResult.refused("only payments.charge keys can be resolved");
-    } else if (blank(chargeId)) {
-      result = ActionResult.refused("the gateway's charge id is required to resolve as charged");
+    Optional<ActionResult> refusal = chargeResolutionRefusal(ref, chargeId, reason);
+    if (refusal.isPresent()) {
+      result = refusal.get();
     } else {
-      ActionResult check =
-          resolved(
-              () -> resolution.resolveAsCharged(ref.tenant(), ref.key(), chargeId.trim(), false));
+      // The gateway knows the charge: resolved at once, its entry in the same transaction.
+      Resolved checked =
+          resolveInOneTransaction(
+              operator,
+              PROPOSE_OVERRIDE,
+              ref,
+              why,
+              entry ->
+                  resolution.resolveAsCharged(
+                      ref.tenant(), ref.key(), chargeId.trim(), false, entry));
+      if (checked.audited()) {
+        return checked.result();
+      }
+      ActionResult check = checked.result();
       if (check.status() != ActionResult.Status.CONFIRMATION_NEEDED) {
         // The gateway knows the charge (resolved without an override), or a refusal or failure:
         // no override to approve.
@@ -278,7 +297,7 @@ public class OperatorActions {
         }
       }
     }
-    return record(operator, PROPOSE_OVERRIDE, ref, reasonWithCharge(reason, chargeId), result);
+    return record(operator, PROPOSE_OVERRIDE, ref, why, result);
   }
 
   /**
@@ -426,6 +445,21 @@ public class OperatorActions {
       KeyRef ref,
       String reason,
       java.util.function.Function<ResolutionAudit, Resolution> call) {
+    Resolved resolved = resolveInOneTransaction(operator, action, ref, reason, call);
+    return resolved.audited()
+        ? resolved.result()
+        : record(operator, action, ref, reason, resolved.result());
+  }
+
+  /** A resolution's answer, and whether its entry was committed with its change. */
+  private record Resolved(ActionResult result, boolean audited) {}
+
+  private Resolved resolveInOneTransaction(
+      String operator,
+      String action,
+      KeyRef ref,
+      String reason,
+      java.util.function.Function<ResolutionAudit, Resolution> call) {
     java.util.concurrent.atomic.AtomicBoolean audited =
         new java.util.concurrent.atomic.AtomicBoolean();
     ResolutionAudit inTheSameTransaction =
@@ -435,10 +469,7 @@ public class OperatorActions {
         };
     ActionResult result = resolved(() -> call.apply(inTheSameTransaction));
     // A resolution that threw (its transaction rolled back, the entry with it) answers FAILED.
-    if (audited.get() && result.status() != ActionResult.Status.FAILED) {
-      return result;
-    }
-    return record(operator, action, ref, reason, result);
+    return new Resolved(result, audited.get() && result.status() != ActionResult.Status.FAILED);
   }
 
   private ActionResult resolved(java.util.function.Supplier<Resolution> call) {

@@ -84,7 +84,8 @@ class OperatorActionsTest {
   void overrideNeedsApproval_proposedNotRun_proposerCannotApprove_secondOperatorRunsIt() {
     actions.overrideNeedsApproval = true;
     actions.proposals = mock(OverrideProposals.class);
-    when(actions.resolution.resolveAsCharged("alice", "k1", "ch_1", false))
+    when(actions.resolution.resolveAsCharged(
+            eq("alice"), eq("k1"), eq("ch_1"), eq(false), any(ResolutionAudit.class)))
         .thenReturn(
             new Resolution(
                 Resolution.Result.CONFIRMATION_NEEDED, "gateway does not know", "p", "o"));
