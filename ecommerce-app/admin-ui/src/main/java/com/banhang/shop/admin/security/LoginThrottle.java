@@ -2,6 +2,7 @@ package com.banhang.shop.admin.security;
 
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.AuditLog;
+import com.banhang.shop.admin.application.LogText;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.EstimationProbe;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -119,7 +120,13 @@ public class LoginThrottle {
               + (userBlocked && addressBlocked ? " and " : "")
               + (addressBlocked ? "client address" : "");
       LOG.warning(
-          () -> "logins throttled for " + blocked + " after failed login of " + user + " " + from);
+          () ->
+              "logins throttled for "
+                  + blocked
+                  + " after failed login of "
+                  + LogText.of(user)
+                  + " "
+                  + LogText.of(from));
       audit(
           user,
           "login-throttled",
@@ -136,7 +143,10 @@ public class LoginThrottle {
       audit.append(user(user), action, null, reason, result);
     } catch (RuntimeException e) {
       // A login must be answered even when the audit cannot be written; the log keeps the event.
-      LOG.log(Level.WARNING, action + " of " + user + " " + reason + " not audited", e);
+      LOG.log(
+          Level.WARNING,
+          action + " of " + LogText.of(user) + " " + LogText.of(reason) + " not audited",
+          e);
     }
   }
 

@@ -55,17 +55,18 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
   }
 
   private void login(AbstractLogin.LoginEvent event) {
-    OperatorAuthenticator.Outcome outcome;
+    OperatorAuthenticator.Login login;
     try {
-      outcome = authenticator.authenticate(event.getUsername(), event.getPassword());
+      login = authenticator.authenticate(event.getUsername(), event.getPassword());
     } catch (RuntimeException e) {
       showError("Login failed", "The user registry could not be asked; try again.");
       Notices.error("Login failed: " + e.getClass().getSimpleName());
       return;
     }
-    switch (outcome) {
+    switch (login.outcome()) {
       case OPERATOR -> {
-        OperatorSession.set(new OperatorSession(event.getUsername()));
+        // The name the registry authenticated, not the one typed (the audit records it).
+        OperatorSession.set(new OperatorSession(login.principal()));
         UI.getCurrent().navigate(OverviewView.class);
       }
       case NOT_OPERATOR ->

@@ -20,5 +20,16 @@ public interface OperatorAuthenticator {
     THROTTLED
   }
 
-  Outcome authenticate(String userName, String password);
+  /**
+   * The outcome, and for {@link Outcome#OPERATOR} the name of the principal the registry
+   * authenticated: what the console records as the operator, never the name as typed.
+   */
+  record Login(Outcome outcome, String principal) {
+
+    public static Login refused(Outcome outcome) {
+      return new Login(outcome, null);
+    }
+  }
+
+  Login authenticate(String userName, String password);
 }

@@ -1,5 +1,6 @@
 package com.banhang.shop.admin.ui;
 
+import com.banhang.shop.admin.application.LogText;
 import com.banhang.shop.admin.security.LoginThrottle;
 import com.vaadin.flow.server.VaadinService;
 import com.vaadin.flow.server.VaadinServletRequest;
@@ -30,7 +31,7 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
   @Inject LoginThrottle throttle;
 
   @Override
-  public Outcome authenticate(String userName, String password) {
+  public Login authenticate(String userName, String password) {
     VaadinServletRequest current = VaadinServletRequest.getCurrent();
     return authenticate(
         current.getHttpServletRequest(),
@@ -44,7 +45,7 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
    * Checks the credentials and the role, then always ends the container login ({@code
    * endContainerLogin}): the console keeps its own {@link OperatorSession}, no container identity.
    */
-  static Outcome authenticate(
+  static Login authenticate(
       HttpServletRequest request,
       LoginThrottle throttle,
       String userName,
@@ -53,28 +54,30 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
     String address = request.getRemoteAddr();
     Optional<Duration> refused = throttle.refusal(userName, address, LoginThrottle.Channel.CONSOLE);
     if (refused.isPresent()) {
-      LOG.log(Level.INFO, "console login of {0} throttled", userName);
-      return Outcome.THROTTLED;
+      LOG.log(Level.INFO, "console login of {0} throttled", LogText.of(userName));
+      return Login.refused(Outcome.THROTTLED);
     }
     try {
       request.login(userName, password);
     } catch (ServletException e) {
-      LOG.log(Level.INFO, "console login refused for {0}", userName);
+      LOG.log(Level.INFO, "console login refused for {0}", LogText.of(userName));
       throttle.failed(userName, address, LoginThrottle.Channel.CONSOLE);
-      return Outcome.INVALID_CREDENTIALS;
+      return Login.refused(Outcome.INVALID_CREDENTIALS);
     }
     boolean operator;
+    String principal;
     try {
       operator = request.isUserInRole(OPERATOR_ROLE);
+      principal = request.getUserPrincipal() == null ? null : request.getUserPrincipal().getName();
     } finally {
       endContainerLogin.run();
     }
-    if (!operator) {
-      LOG.log(Level.INFO, "console login of non-operator {0} refused", userName);
-      return Outcome.NOT_OPERATOR;
+    if (!operator || principal == null) {
+      LOG.log(Level.INFO, "console login of non-operator {0} refused", LogText.of(userName));
+      return Login.refused(Outcome.NOT_OPERATOR);
     }
-    LOG.log(Level.INFO, "operator {0} logged in to the console", userName);
-    return Outcome.OPERATOR;
+    LOG.log(Level.INFO, "operator {0} logged in to the console", LogText.of(principal));
+    return new Login(Outcome.OPERATOR, principal);
   }
 
   /**

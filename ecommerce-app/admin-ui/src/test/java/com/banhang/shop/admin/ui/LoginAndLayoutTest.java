@@ -39,7 +39,8 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   @Test
   void anOperatorLogsInAndLandsOnTheOverview() {
     when(authenticator.authenticate("operator", "operator-secret"))
-        .thenReturn(OperatorAuthenticator.Outcome.OPERATOR);
+        .thenReturn(
+            new OperatorAuthenticator.Login(OperatorAuthenticator.Outcome.OPERATOR, "operator"));
     navigate(LoginView.class);
 
     LoginFormKt._login(
@@ -54,7 +55,8 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   @Test
   void aCustomerIsRefusedAndStaysOut() {
     when(authenticator.authenticate("alice", "alice-secret"))
-        .thenReturn(OperatorAuthenticator.Outcome.NOT_OPERATOR);
+        .thenReturn(
+            OperatorAuthenticator.Login.refused(OperatorAuthenticator.Outcome.NOT_OPERATOR));
     navigate(LoginView.class);
     LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
 
@@ -75,7 +77,8 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   @Test
   void aWrongPasswordShowsTheLoginFormError() {
     when(authenticator.authenticate(any(), any()))
-        .thenReturn(OperatorAuthenticator.Outcome.INVALID_CREDENTIALS);
+        .thenReturn(
+            OperatorAuthenticator.Login.refused(OperatorAuthenticator.Outcome.INVALID_CREDENTIALS));
     navigate(LoginView.class);
     LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
 
@@ -91,7 +94,7 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   @Test
   void aThrottledLoginSaysSoAndStaysOut() {
     when(authenticator.authenticate(any(), any()))
-        .thenReturn(OperatorAuthenticator.Outcome.THROTTLED);
+        .thenReturn(OperatorAuthenticator.Login.refused(OperatorAuthenticator.Outcome.THROTTLED));
     navigate(LoginView.class);
     LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
 

@@ -32,10 +32,12 @@ class ServletOperatorAuthenticatorTest {
   @Test
   void anOperatorIsCheckedAndTheContainerLoginEndedAfterwards() throws Exception {
     when(request.isUserInRole("operator")).thenReturn(true);
+    when(request.getUserPrincipal()).thenReturn(() -> "operator");
 
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "operator", "operator-secret", endContainerLogin))
+        .extracting(OperatorAuthenticator.Login::outcome)
         .isEqualTo(OperatorAuthenticator.Outcome.OPERATOR);
 
     InOrder order = inOrder(request, endContainerLogin);
@@ -45,12 +47,27 @@ class ServletOperatorAuthenticatorTest {
   }
 
   @Test
+  void theOperatorIsTheAuthenticatedPrincipal_notTheNameAsTyped() throws Exception {
+    when(request.isUserInRole("operator")).thenReturn(true);
+    // A registry that matches names case-insensitively: what was typed is not who logged in.
+    when(request.getUserPrincipal()).thenReturn(() -> "operator");
+
+    OperatorAuthenticator.Login login =
+        ServletOperatorAuthenticator.authenticate(
+            request, throttle, "OPERATOR\r\nforged", "operator-secret", endContainerLogin);
+
+    assertThat(login.outcome()).isEqualTo(OperatorAuthenticator.Outcome.OPERATOR);
+    assertThat(login.principal()).isEqualTo("operator");
+  }
+
+  @Test
   void aCustomerIsRefusedAndLoggedOutAgain() {
     when(request.isUserInRole("operator")).thenReturn(false);
 
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "alice", "alice-secret", endContainerLogin))
+        .extracting(OperatorAuthenticator.Login::outcome)
         .isEqualTo(OperatorAuthenticator.Outcome.NOT_OPERATOR);
 
     verify(endContainerLogin).run();
@@ -63,6 +80,7 @@ class ServletOperatorAuthenticatorTest {
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "operator", "nope", endContainerLogin))
+        .extracting(OperatorAuthenticator.Login::outcome)
         .isEqualTo(OperatorAuthenticator.Outcome.INVALID_CREDENTIALS);
 
     verify(request, never()).isUserInRole("operator");
@@ -78,6 +96,7 @@ class ServletOperatorAuthenticatorTest {
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "operator", "operator-secret", endContainerLogin))
+        .extracting(OperatorAuthenticator.Login::outcome)
         .isEqualTo(OperatorAuthenticator.Outcome.THROTTLED);
 
     verify(request, never()).login(anyString(), anyString());
