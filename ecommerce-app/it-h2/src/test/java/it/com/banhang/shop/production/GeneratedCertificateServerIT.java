@@ -64,10 +64,7 @@ class GeneratedCertificateServerIT {
   @Test
   void refusesToStartOnASelfSignedCertificateItGenerated() throws IOException {
     Path log = SERVER.resolve("logs/messages.log");
-    await()
-        .atMost(Duration.ofSeconds(240))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(() -> Files.exists(log) && read(log).contains("refuses to start"));
+    ServerFolders.awaitLog(SERVER, "refuses to start");
 
     assertThat(read(log))
         .contains(
@@ -82,6 +79,6 @@ class GeneratedCertificateServerIT {
   }
 
   private static String read(Path log) throws IOException {
-    return Files.readString(log, StandardCharsets.UTF_8);
+    return ServerFolders.read(log);
   }
 }

@@ -27,6 +27,23 @@ final class ServerFolders {
     command.start().waitFor();
   }
 
+  /**
+   * Waits until the server's {@code messages.log} contains {@code text} (a refused start takes up
+   * to a few minutes on a loaded machine) and returns the whole log.
+   */
+  static String awaitLog(Path server, String text) throws IOException {
+    Path log = server.resolve("logs/messages.log");
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(240))
+        .pollInterval(java.time.Duration.ofSeconds(2))
+        .until(() -> Files.exists(log) && read(log).contains(text));
+    return read(log);
+  }
+
+  static String read(Path log) throws IOException {
+    return Files.readString(log, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   static void copyRecursively(Path from, Path to) throws IOException {
     try (Stream<Path> paths = Files.walk(from)) {
       for (Path path : (Iterable<Path>) paths::iterator) {

@@ -110,10 +110,7 @@ class UnconfiguredServerIT {
   @Test
   void refusesToStartAndSaysWhatToSet() throws IOException {
     Path log = SERVER.resolve("logs/messages.log");
-    await()
-        .atMost(Duration.ofSeconds(240))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(() -> Files.exists(log) && read(log).contains("refuses to start"));
+    ServerFolders.awaitLog(SERVER, "refuses to start");
     String messages = read(log);
 
     assertThat(messages)
@@ -138,10 +135,7 @@ class UnconfiguredServerIT {
   @Test
   void readinessTellsAScriptThatTheShopDidNotStart() throws IOException {
     Path log = SERVER.resolve("logs/messages.log");
-    await()
-        .atMost(Duration.ofSeconds(240))
-        .pollInterval(Duration.ofSeconds(2))
-        .until(() -> Files.exists(log) && read(log).contains("CWWKZ0002E"));
+    ServerFolders.awaitLog(SERVER, "CWWKZ0002E");
 
     Response ready =
         RestAssured.given().relaxedHTTPSValidation().get("https://localhost:9549/health/ready");
@@ -151,6 +145,6 @@ class UnconfiguredServerIT {
   }
 
   private static String read(Path log) throws IOException {
-    return Files.readString(log, StandardCharsets.UTF_8);
+    return ServerFolders.read(log);
   }
 }
