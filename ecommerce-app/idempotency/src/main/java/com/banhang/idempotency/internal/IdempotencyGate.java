@@ -123,6 +123,18 @@ public class IdempotencyGate {
           expiryOfAClaimMadeNow(ttl));
       return null;
     }
+    if (tenant != null && !IncomingRequest.usableTenant(tenant)) {
+      refuse(
+          request,
+          IdempotencyProblem.CALLER_NAME_UNUSABLE,
+          "this caller's name cannot keep its Idempotency-Keys apart from other callers' (white"
+              + " space at either end, a control character, or more than "
+              + IncomingRequest.MAX_TENANT_LENGTH
+              + " characters): an administrator must rename the account",
+          operation,
+          expiryOfAClaimMadeNow(ttl));
+      return null;
+    }
     if (!keyPresented) {
       if (policy.keyRequired()) {
         refuse(

@@ -15,6 +15,13 @@ public enum IdempotencyProblem {
    */
   AUTHENTICATION_REQUIRED(401, "authentication-required", "Authentication required"),
 
+  /**
+   * 403: the caller authenticated, but its name cannot keep keys apart: it begins or ends with
+   * white space, holds a control character, or is longer than a stored tenant (100 characters). SQL
+   * Server compares strings ignoring trailing blanks, so "bob" and "bob " would share keys.
+   */
+  CALLER_NAME_UNUSABLE(403, "caller-name-unusable", "Caller name cannot scope keys"),
+
   /** 400: the operation needs an {@code Idempotency-Key} and the request has none. */
   KEY_MISSING(400, "idempotency-key-missing", "Idempotency-Key missing"),
 

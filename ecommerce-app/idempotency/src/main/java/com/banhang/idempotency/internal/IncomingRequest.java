@@ -78,6 +78,21 @@ final class IncomingRequest {
     return name == null || name.isBlank() ? null : name;
   }
 
+  /** The longest tenant the stores keep (their tenant columns). */
+  static final int MAX_TENANT_LENGTH = 100;
+
+  /**
+   * Whether {@code tenant} can scope keys on every database: no white space at either end (SQL
+   * Server's {@code =} and its primary keys ignore trailing blanks, so "bob" and "bob " would be
+   * one caller there and two elsewhere), no control character, and not longer than the tenant
+   * columns.
+   */
+  static boolean usableTenant(String tenant) {
+    return tenant.length() <= MAX_TENANT_LENGTH
+        && tenant.strip().equals(tenant)
+        && tenant.codePoints().noneMatch(Character::isISOControl);
+  }
+
   /** {@code instant} as an IMF-fixdate, for a header. */
   static String httpDate(Instant instant) {
     return HTTP_DATE.format(instant.atOffset(ZoneOffset.UTC));

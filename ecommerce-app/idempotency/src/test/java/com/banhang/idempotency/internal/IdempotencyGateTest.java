@@ -146,6 +146,22 @@ class IdempotencyGateTest {
   }
 
   @Test
+  void aCallerNameThatCannotKeepKeysApart_403Problem_nothingWritten() throws Exception {
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+    // "carol " would be "carol" on SQL Server, whose = ignores trailing blanks.
+    for (String name : List.of("carol ", " carol", "car\tol", "c".repeat(101))) {
+      FakeRequest request = send(gate, name, "k1", "{\"a\":1}");
+
+      assertThat(request.aborted.getStatus()).as(name).isEqualTo(403);
+      assertThat(problemType(request.aborted)).contains("caller-name-unusable");
+    }
+    assertThat(rows()).isZero();
+    assertThat(send(gate, "c".repeat(100), "k1", "{\"a\":1}").aborted).isNull();
+    assertThat(send(gate, "Nguy\u1ec5n", "k1", "{\"a\":1}").aborted).isNull();
+    assertThat(rows()).isEqualTo(2);
+  }
+
+  @Test
   void bodyDeeperThanTheLimit_400_nothingWritten() throws Exception {
     config.put("idempotency.max-json-depth", "3");
     IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
