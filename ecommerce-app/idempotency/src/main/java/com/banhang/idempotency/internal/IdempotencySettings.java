@@ -79,6 +79,15 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.local-claim.lock-wait", defaultValue = "PT10S")
   Duration localClaimLockWait;
 
+  /**
+   * The longest any statement of the store other than a claim may run (a completion, a release, a
+   * read of a key): one that waits behind another session's lock fails after it, so the request is
+   * answered 503 and its transaction rolls back instead of holding its thread and locks.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.store.statement-timeout", defaultValue = "PT10S")
+  Duration storeStatementTimeout;
+
   @Inject
   @ConfigProperty(name = "idempotency.retry-after-seconds", defaultValue = "1")
   int retryAfterSeconds;
@@ -202,6 +211,10 @@ public class IdempotencySettings {
   }
 
   /** The bound of a claim's wait for another transaction holding the key (in-transaction). */
+  public Duration storeStatementTimeout() {
+    return storeStatementTimeout == null ? Duration.ofSeconds(10) : storeStatementTimeout;
+  }
+
   public Duration localClaimLockWait() {
     return localClaimLockWait == null ? Duration.ofSeconds(10) : localClaimLockWait;
   }

@@ -36,7 +36,8 @@ public class IdempotencyStoreProducer {
         if (store == null) {
           store =
               JdbcIdempotencyStore.forDataSource(lookup(settings.dataSourceName()))
-                  .encryptingBodiesWith(cipher());
+                  .encryptingBodiesWith(cipher())
+                  .boundingStatementsBy(settings.storeStatementTimeout());
         }
         current = store;
       }

@@ -50,12 +50,12 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   private static final String RECORD_COLUMNS =
       COLUMNS + ", last_check, last_check_detail, last_checked_at";
 
-  private static final String WHERE_OWNED =
-      " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ? AND attempt = ?"
-          + " AND status = 'PROCESSING'";
-
   protected final DataSource dataSource;
   private ResponseBodyCipher cipher = ResponseBodyCipher.NONE;
+  private int statementTimeoutSeconds = DEFAULT_STATEMENT_TIMEOUT_SECONDS;
+
+  /** {@link #boundingStatementsBy}'s default: no write of a key waits longer than this. */
+  public static final int DEFAULT_STATEMENT_TIMEOUT_SECONDS = 10;
 
   protected JdbcIdempotencyStore(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -68,6 +68,18 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
    */
   public JdbcIdempotencyStore encryptingBodiesWith(ResponseBodyCipher cipher) {
     this.cipher = cipher;
+    return this;
+  }
+
+  /**
+   * Bounds every statement of this store other than the claim routines (which carry their own lock
+   * wait) by {@code timeout}, rounded up to whole seconds: a completion, a release or a read that
+   * waits behind another session's lock fails after it (the request then answers 503, and its
+   * transaction rolls back) instead of holding the request thread and its locks for ever.
+   */
+  public JdbcIdempotencyStore boundingStatementsBy(Duration timeout) {
+    long seconds = (timeout.toMillis() + 999) / 1000;
+    this.statementTimeoutSeconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, seconds));
     return this;
   }
 
@@ -104,7 +116,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                 + now()
                 + ", locked_until = "
                 + now()
-                + WHERE_OWNED,
+                + whereOwned(),
             response.status(),
             response.headersAsText(),
             cipher.seal(response.body(), claim.tenant(), claim.operation(), claim.key()),
@@ -138,7 +150,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                   + ", expires_at = ?, resource_ref = ?, response_code = ?,"
                   + " response_headers = ?, response_body = ?, last_check = NULL,"
                   + " last_check_detail = NULL, last_checked_at = NULL"
-                  + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?"
+                  + " WHERE "
+                  + keyMatch()
                   + " AND attempt = ? AND (status = 'RELEASED'"
                   + " OR (status = 'COMPLETED' AND expires_at <= "
                   + now()
@@ -163,7 +176,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement =
-            connection.prepareStatement(
+            prepareBounded(
+                connection,
                 "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key,"
                     + " request_hash, status, attempt, locked_until, created_at, completed_at,"
                     + " expires_at, resource_ref, response_code, response_headers, response_body)"
@@ -200,7 +214,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     return executeUpdate(
             "UPDATE idempotency_record SET outcome = 'UNKNOWN', response_code = ?,"
                 + " response_headers = ?, response_body = ?"
-                + WHERE_OWNED,
+                + whereOwned(),
             problemForRetries.status(),
             problemForRetries.headersAsText(),
             cipher.seal(problemForRetries.body(), claim.tenant(), claim.operation(), claim.key()),
@@ -221,7 +235,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                 + now()
                 + ", locked_until = "
                 + now()
-                + WHERE_OWNED,
+                + whereOwned(),
             claim.tenant(),
             claim.operation(),
             claim.key(),
@@ -231,12 +245,14 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public Optional<IdempotencyRecord> find(String tenant, String operation, String key) {
+    if (!printableAscii(operation) || !printableAscii(key)) {
+      // No such key was ever stored (the library accepts printable ASCII only), and SQL Server's
+      // typed parameter would turn other characters into '?' and could match another key.
+      return Optional.empty();
+    }
     List<IdempotencyRecord> found =
         query(
-            "SELECT "
-                + recordColumns()
-                + " FROM idempotency_record"
-                + " WHERE tenant_id = ? AND operation = ? AND idempotency_key = ?",
+            "SELECT " + recordColumns() + " FROM idempotency_record WHERE " + keyMatch(),
             tenant,
             operation,
             key);
@@ -246,6 +262,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   @Override
   public List<IdempotencyRecord> findProcessing(
       String operation, Duration minAge, Set<String> skipChecks, int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
     List<Object> parameters = new ArrayList<>(List.of(operation));
     parameters.addAll(plusMillisParameters(-minAge.toMillis()));
     StringBuilder skip = new StringBuilder();
@@ -262,7 +281,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
             + recordColumns()
             + " FROM idempotency_record"
             + processingReaderHints()
-            + " WHERE operation = ? AND status = 'PROCESSING'"
+            + " WHERE operation = "
+            + asciiParameter(100)
+            + " AND status = 'PROCESSING'"
             + " AND created_at < "
             + plusMillis(now())
             + skip
@@ -277,6 +298,31 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
    */
   protected String processingReaderHints() {
     return "";
+  }
+
+  private static boolean printableAscii(String text) {
+    return text.chars().allMatch(c -> c >= 0x21 && c <= 0x7E);
+  }
+
+  /** The row of one key: tenant, operation and key, in that order of parameters. */
+  protected String keyMatch() {
+    return "tenant_id = ? AND operation = "
+        + asciiParameter(100)
+        + " AND idempotency_key = "
+        + asciiParameter(255);
+  }
+
+  private String whereOwned() {
+    return " WHERE " + keyMatch() + " AND attempt = ? AND status = 'PROCESSING'";
+  }
+
+  /**
+   * The placeholder of a value compared with an ASCII column of at most {@code columnLength}
+   * characters (the operation, the key): a plain {@code ?} by default. SQL Server's store types it,
+   * since its driver sends strings as nvarchar, which would convert the varchar column instead.
+   */
+  protected String asciiParameter(int columnLength) {
+    return "?";
   }
 
   /**
@@ -297,7 +343,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
             "UPDATE idempotency_record SET last_check = ?, last_check_detail = ?,"
                 + " last_checked_at = "
                 + now()
-                + WHERE_OWNED,
+                + whereOwned(),
             check,
             detail == null ? null : truncate(detail, 1000),
             claim.tenant(),
@@ -316,7 +362,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
       parameters.add(filter.tenant());
     }
     if (filter.operation() != null) {
-      where.append(" AND operation = ?");
+      where.append(" AND operation = ").append(asciiParameter(100));
       parameters.add(filter.operation());
     }
     if (ProcessingQuery.NEVER_CHECKED.equals(filter.lastCheck())) {
@@ -331,9 +377,13 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
     int total =
         (int) queryLong("SELECT COUNT(*) FROM idempotency_record" + where, parameters.toArray());
+    if (limit <= 0) {
+      // A count alone: SQL Server refuses FETCH NEXT 0 ROWS, so a page of no rows is not asked.
+      return new ProcessingPage(List.of(), total);
+    }
     List<Object> paged = new ArrayList<>(parameters);
     paged.add(Math.max(0, offset));
-    paged.add(Math.max(0, limit));
+    paged.add(limit);
     List<IdempotencyRecord> rows =
         query(
             "SELECT "
@@ -500,6 +550,9 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public List<PurgeRun> recentPurgeRuns(int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
@@ -523,7 +576,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   private long queryLong(String sql, Object... parameters) {
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
+        PreparedStatement statement = prepareBounded(connection, sql)) {
       bind(statement, parameters);
       try (ResultSet rs = statement.executeQuery()) {
         rs.next();
@@ -532,6 +585,17 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     } catch (SQLException e) {
       throw unavailable("cannot read the idempotency store", e);
     }
+  }
+
+  /**
+   * A statement bounded by {@link #boundingStatementsBy}: the driver cancels it when the time runs
+   * out, whatever it waits for (a lock, the network).
+   */
+  protected PreparedStatement prepareBounded(Connection connection, String sql)
+      throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    statement.setQueryTimeout(statementTimeoutSeconds);
+    return statement;
   }
 
   protected static OffsetDateTime utc(Instant instant) {
@@ -544,7 +608,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   protected int executeUpdate(String sql, Object... parameters) {
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
+        PreparedStatement statement = prepareBounded(connection, sql)) {
       bind(statement, parameters);
       return statement.executeUpdate();
     } catch (SQLException e) {
@@ -554,7 +618,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   private List<IdempotencyRecord> query(String sql, Object... parameters) {
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
+        PreparedStatement statement = prepareBounded(connection, sql)) {
       bind(statement, parameters);
       List<IdempotencyRecord> records = new ArrayList<>();
       try (ResultSet rs = statement.executeQuery()) {

@@ -6,7 +6,6 @@ import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -14,9 +13,10 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 /**
- * SQL Server: the claim is the stored procedure {@code dbo.usp_idempotency_claim} (sql/sqlserver),
- * which reads the key {@code WITH (UPDLOCK, HOLDLOCK)} and inserts it in its own short transaction,
- * so a concurrent caller queues at that read instead of failing on the primary key.
+ * SQL Server: the claim is the stored procedure {@code dbo.usp_idempotency_claim} (sql/sqlserver
+ * V10), which locks the key itself ({@code sp_getapplock} on a hash of its scope), reads it and
+ * inserts it in its own short transaction, so a concurrent caller of the same key queues at the
+ * lock instead of failing on the primary key, and callers of other keys never wait.
  */
 public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
 
@@ -53,10 +53,10 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
   }
 
   /**
-   * The procedure {@code dbo.usp_idempotency_claim_in_transaction} (sql/sqlserver V8): a read of
-   * the key {@code WITH (UPDLOCK, HOLDLOCK)} inside the caller's transaction, which holds the key
-   * (or the key range where it would be) until that transaction ends; nothing is written until
-   * {@link #completeInTransaction}.
+   * The procedure {@code dbo.usp_idempotency_claim_in_transaction} (sql/sqlserver V10): the key's
+   * lock taken for the caller's transaction, then a read of its row, so that the key (and only the
+   * key) stays held until that transaction ends; nothing is written until {@link
+   * #completeInTransaction}.
    */
   @Override
   public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
@@ -75,37 +75,57 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
         return new ClaimResult(rs.getBoolean(1), readRecord(rs, 2, null));
       }
     } catch (SQLException e) {
-      if (e.getErrorCode() == LOCK_REQUEST_TIMEOUT) {
+      if (e.getErrorCode() == KEY_LOCK_TIMEOUT || e.getErrorCode() == LOCK_REQUEST_TIMEOUT) {
         throw new KeyBusyException("the key stayed held longer than " + lockWait, e);
       }
       throw unavailable("cannot claim a key", e);
     }
   }
 
-  /** "Lock request time out period exceeded." */
+  /** "Lock request time out period exceeded": a row lock waited past the procedure's bound. */
   private static final int LOCK_REQUEST_TIMEOUT = 1222;
+
+  /** The procedures' own error when the key's lock (sp_getapplock) is not granted in time (V10). */
+  static final int KEY_LOCK_TIMEOUT = 50004;
 
   /**
    * The purge skips rows that another transaction holds locked instead of waiting for them
    * (docs/sqlserver.md, "Purge and reconciliation skip locked rows"). It finds rows through the
    * expiry index, then locks their clustered rows, while a claim or a completion locks the
    * clustered row first and the index rows after it: waiting in opposite orders is a deadlock.
-   * READPAST skips row locks but not page locks, hence ROWLOCK. With READ_COMMITTED_SNAPSHOT on,
-   * SQL Server accepts READPAST under READ COMMITTED only beside READCOMMITTEDLOCK, which is a
-   * granularity hint like ROWLOCK, and the two may not be combined.
+   * {@link #SKIP_LOCKED_ROWS} is valid whether READ_COMMITTED_SNAPSHOT is on or off, and a DBA may
+   * switch it at any time.
    */
   @Override
   public int purgeExpired(int batchSize) {
-    String hints =
-        readCommittedSnapshot()
-            ? " WITH (READCOMMITTEDLOCK, READPAST)"
-            : " WITH (ROWLOCK, READPAST)";
     return executeUpdate(
         "DELETE TOP (?) FROM idempotency_record"
-            + hints
+            + SKIP_LOCKED_ROWS
             + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
             + now(),
         batchSize);
+  }
+
+  /**
+   * READPAST skips rows others hold locked; SQL Server accepts it under READ COMMITTED only where
+   * that level locks, which with READ_COMMITTED_SNAPSHOT on it does only beside READCOMMITTEDLOCK.
+   * The two are right in both states of the database option, so nothing needs to know which one
+   * holds (a flag read once would go stale when a DBA switches it: every purge and reader run
+   * refused until a restart). READCOMMITTEDLOCK is a granularity hint, so ROWLOCK may not join it.
+   */
+  static final String SKIP_LOCKED_ROWS = " WITH (READCOMMITTEDLOCK, READPAST)";
+
+  /**
+   * The operation and the key are varchar columns (so that the primary key fits SQL Server's
+   * 900-byte limit), and the driver sends every string as nvarchar, which outranks varchar: the
+   * column would be converted and its index sought through a computed range with a residual filter,
+   * with update locks across that range. Typed as varchar, one longer than the column so that a
+   * longer value cannot match a shorter stored one; keys and operations are printable ASCII, which
+   * every code page holds.
+   */
+  @Override
+  protected String asciiParameter(int columnLength) {
+    return "CAST(? AS varchar(" + (columnLength + 1) + "))";
   }
 
   @Override
@@ -130,36 +150,11 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
 
   /**
    * Reconciliation's reader skips processing rows that a claim or a completion holds locked; it
-   * looks again at its next round. With READ_COMMITTED_SNAPSHOT on it reads row versions and takes
-   * no shared locks, so it cannot wait in a lock cycle and needs no hint.
+   * looks again at its next round.
    */
   @Override
   protected String processingReaderHints() {
-    return readCommittedSnapshot() ? "" : " WITH (READPAST)";
-  }
-
-  private volatile Boolean readCommittedSnapshot;
-
-  /**
-   * Whether the database reads committed data from row versions (READ_COMMITTED_SNAPSHOT), read
-   * once. While it cannot be read, the answer is "on": the hints chosen then are valid either way.
-   */
-  boolean readCommittedSnapshot() {
-    Boolean known = readCommittedSnapshot;
-    if (known == null) {
-      try (Connection connection = dataSource.getConnection();
-          PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT is_read_committed_snapshot_on FROM sys.databases"
-                      + " WHERE database_id = DB_ID()");
-          ResultSet rs = statement.executeQuery()) {
-        known = !rs.next() || rs.getBoolean(1);
-      } catch (SQLException e) {
-        return true;
-      }
-      readCommittedSnapshot = known;
-    }
-    return known;
+    return SKIP_LOCKED_ROWS;
   }
 
   @Override

@@ -58,13 +58,15 @@ class SqlServerScriptsTest {
         (file, batches) -> {
           assertThat(batches).as(file).isNotEmpty();
           for (String batch : batches) {
-            // CREATE [OR ALTER] PROCEDURE / TRIGGER must be the first statement of its batch.
-            if (Pattern.compile("(?i)\\bCREATE\\s+(OR\\s+ALTER\\s+)?(PROCEDURE|TRIGGER)\\b")
+            // CREATE [OR ALTER] PROCEDURE / TRIGGER / FUNCTION must be the first statement of its
+            // batch.
+            if (Pattern.compile(
+                    "(?i)\\bCREATE\\s+(OR\\s+ALTER\\s+)?(PROCEDURE|TRIGGER|FUNCTION)\\b")
                 .matcher(batch)
                 .find()) {
               assertThat(withoutComments(batch).strip())
                   .as(file + ": a module is alone at the head of its batch")
-                  .matches("(?is)^CREATE\\s+(OR\\s+ALTER\\s+)?(PROCEDURE|TRIGGER)\\b.*");
+                  .matches("(?is)^CREATE\\s+(OR\\s+ALTER\\s+)?(PROCEDURE|TRIGGER|FUNCTION)\\b.*");
             }
           }
         });
@@ -140,6 +142,98 @@ class SqlServerScriptsTest {
     String header = procedure.substring(0, procedure.indexOf("\nAS\n"));
     assertThat(Pattern.compile("(?m)^\\s*@\\w+\\s+\\w+").matcher(header).results().count())
         .isEqualTo(7);
+  }
+
+  @Test
+  void latestClaimProcedures_lockTheKeyForTheTransaction_neverAKeyRange() {
+    for (String name : List.of("usp_idempotency_claim", "usp_idempotency_claim_in_transaction")) {
+      String procedure = latestProcedure(name);
+      // HOLDLOCK (SERIALIZABLE) on a key without a row locks the gap up to the next key: new keys
+      // of every tenant in that gap would wait for each other.
+      assertThat(procedure).as(name).doesNotContainPattern("(?i)HOLDLOCK|SERIALIZABLE");
+      assertThat(procedure)
+          .as(name)
+          .containsPattern(
+              "(?is)sp_getapplock\\s+@Resource\\s*=\\s*@lock_name\\s*,\\s*@LockMode\\s*=\\s*'Exclusive'"
+                  + "\\s*,\\s*@LockOwner\\s*=\\s*'Transaction'");
+      // The lock is taken before the row is read, and a lock not granted is the error that the
+      // store turns into "key busy".
+      assertThat(procedure.indexOf("sp_getapplock"))
+          .as(name)
+          .isLessThan(procedure.indexOf("WITH (UPDLOCK)"));
+      assertThat(procedure)
+          .as(name)
+          .containsPattern(
+              "IF\\s+@granted\\s*<\\s*0\\s+THROW\\s+"
+                  + SqlServerIdempotencyStore.KEY_LOCK_TIMEOUT
+                  + "\\b");
+    }
+  }
+
+  @Test
+  void latestInTransactionClaim_opensTheCallersImplicitTransaction_beforeItAsksForTheLock() {
+    String procedure = latestProcedure("usp_idempotency_claim_in_transaction");
+    int opener =
+        find(
+            procedure,
+            "IF\\s+@@TRANCOUNT\\s*=\\s*0\\s+SELECT\\s+@\\w+\\s*=\\s*\\w+\\s+FROM\\s+dbo\\.");
+    int check = find(procedure, "IF\\s+@@TRANCOUNT\\s*=\\s*0\\s+THROW\\s+50003");
+    assertThat(opener).isLessThan(check);
+    assertThat(check).isLessThan(procedure.indexOf("sp_getapplock"));
+  }
+
+  @Test
+  void latestKeyLockName_prefixesEveryPartWithItsLength_andFitsSpGetapplock() {
+    String function =
+        latest("(?is).*CREATE\\s+OR\\s+ALTER\\s+FUNCTION\\s+dbo\\.idempotency_key_lock\\b.*");
+    assertThat(function).containsPattern("RETURNS\\s+nvarchar\\(255\\)");
+    assertThat(function).contains("HASHBYTES('SHA2_256'");
+    for (String part : List.of("@tenant_id", "@operation", "@idempotency_key")) {
+      assertThat(function).contains("DATALENGTH(" + part + ")");
+    }
+  }
+
+  @Test
+  void noScript_asksForAPageOfZeroRows() {
+    // SQL Server refuses FETCH NEXT 0 ROWS (at least one row), where PostgreSQL and H2 accept it.
+    BATCHES.forEach(
+        (file, batches) ->
+            assertThat(withoutComments(String.join("\n", batches)))
+                .as(file)
+                .doesNotContainPattern("(?i)FETCH\\s+(NEXT|FIRST)\\s+0\\s+ROWS?"));
+  }
+
+  @Test
+  void fingerprint_isAVarcharInABinaryCollation_soThatNothingPads() {
+    String script = withoutComments(String.join("\n", BATCHES.get("V10__claim_locks_the_key.sql")));
+    assertThat(script)
+        .containsPattern(
+            "(?i)ALTER\\s+COLUMN\\s+request_hash\\s+varchar\\(64\\)\\s+COLLATE\\s+Latin1_General_100_BIN2"
+                + "\\s+NOT\\s+NULL");
+  }
+
+  /** The last definition of a procedure, without comments. */
+  private static String latestProcedure(String name) {
+    return latest("(?is).*CREATE\\s+OR\\s+ALTER\\s+PROCEDURE\\s+dbo\\." + name + "\\b.*");
+  }
+
+  private static String latest(String batchPattern) {
+    String found = null;
+    for (List<String> batches : BATCHES.values()) {
+      for (String batch : batches) {
+        if (batch.matches(batchPattern)) {
+          found = withoutComments(batch);
+        }
+      }
+    }
+    assertThat(found).as(batchPattern).isNotNull();
+    return found;
+  }
+
+  private static int find(String text, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(text);
+    assertThat(m.find()).as(regex).isTrue();
+    return m.start();
   }
 
   private static int version(String file) {

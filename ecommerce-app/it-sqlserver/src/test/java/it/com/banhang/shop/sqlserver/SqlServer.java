@@ -1,5 +1,7 @@
 package it.com.banhang.shop.sqlserver;
 
+import com.banhang.idempotency.jdbc.SqlServerIdempotencyStore;
+import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -25,6 +27,15 @@ final class SqlServer {
         System.getenv("SQLSERVER_JDBC_URL"),
         System.getenv("SQLSERVER_USER"),
         System.getenv("SQLSERVER_PASSWORD"));
+  }
+
+  /** The library's SQL Server store over this database, as the shop makes it. */
+  static SqlServerIdempotencyStore store() {
+    SQLServerDataSource dataSource = new SQLServerDataSource();
+    dataSource.setURL(System.getenv("SQLSERVER_JDBC_URL"));
+    dataSource.setUser(System.getenv("SQLSERVER_USER"));
+    dataSource.setPassword(System.getenv("SQLSERVER_PASSWORD"));
+    return new SqlServerIdempotencyStore(dataSource);
   }
 
   static long number(String sql, Object... parameters) throws SQLException {
