@@ -32,14 +32,12 @@ END
 GO
 
 -- 3. The claim committed on its own (payments.charge, and local operations set to claim before
--- their transaction). It used to read the key WITH (UPDLOCK, HOLDLOCK): on a key that has no row
--- that is a RangeS-U lock on the gap up to the next key, which conflicts with every other RangeS-U
--- in that gap, so new keys of any tenant and operation that fell into one gap (all of them, on a
--- new or small table) waited for each other. Now the procedure locks the key itself, for its own
--- transaction, and reads the row under UPDLOCK alone (the row's lock, no range); every claim of
--- the key takes the same lock first, so the INSERT cannot race another claim of it. The lock wait
--- stays 5 s: error 50004 (the shop answers 503), as 1222 did before. Guards and takeover rules are
--- V5's.
+-- their transaction). It keeps V5's read WITH (UPDLOCK, HOLDLOCK), whose key-range lock makes
+-- "insert if absent" atomic among these claims and lasts only this procedure's short transaction,
+-- and first takes the key's own lock, the one the in-transaction claim below holds for a whole
+-- business transaction: a key claimed one way is then never claimed the other way at the same
+-- time. The lock wait stays 5 s: error 50004 (the shop answers 503), as 1222 did before. Guards
+-- and takeover rules are V5's.
 CREATE OR ALTER PROCEDURE dbo.usp_idempotency_claim
     @tenant_id        nvarchar(101),
     @operation        varchar(101),
@@ -75,7 +73,7 @@ BEGIN
         THROW 50004, 'usp_idempotency_claim: the key stayed locked by another claim', 1;
 
     IF NOT EXISTS (SELECT 1
-                     FROM dbo.idempotency_record WITH (UPDLOCK)
+                     FROM dbo.idempotency_record WITH (UPDLOCK, HOLDLOCK)
                     WHERE tenant_id = @tenant_id AND operation = @operation
                       AND idempotency_key = @idempotency_key)
     BEGIN
@@ -120,7 +118,8 @@ GO
 -- answered 409 for a key nobody else used, and a payments.charge claim in that gap timed out into
 -- 503. Now the procedure takes the key's lock (the same one as usp_idempotency_claim) owned by
 -- the caller's transaction, so it is released only when that transaction commits or rolls back,
--- then reads the row under UPDLOCK (no range). A lock not granted within @wait_ms is error 50004
+-- then reads the row under UPDLOCK without HOLDLOCK (the row's lock if it exists, no range). A
+-- lock not granted within @wait_ms is error 50004
 -- (the shop answers 409 with Retry-After); XACT_ABORT dooms the caller's transaction then.
 --
 -- sp_getapplock with @LockOwner = 'Transaction' needs an open transaction. The Microsoft driver

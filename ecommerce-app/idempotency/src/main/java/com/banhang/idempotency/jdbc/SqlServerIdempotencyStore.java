@@ -14,9 +14,9 @@ import javax.sql.DataSource;
 
 /**
  * SQL Server: the claim is the stored procedure {@code dbo.usp_idempotency_claim} (sql/sqlserver
- * V10), which locks the key itself ({@code sp_getapplock} on a hash of its scope), reads it and
- * inserts it in its own short transaction, so a concurrent caller of the same key queues at the
- * lock instead of failing on the primary key, and callers of other keys never wait.
+ * V10), which locks the key itself ({@code sp_getapplock} on a hash of its scope), reads it {@code
+ * WITH (UPDLOCK, HOLDLOCK)} and inserts it in its own short transaction, so a concurrent caller of
+ * the same key queues instead of failing on the primary key.
  */
 public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
 
