@@ -52,3 +52,18 @@ GO
 CREATE INDEX ix_payment_gateway_key ON dbo.payment (gateway_key, status);
 CREATE INDEX ix_payment_late_charge ON dbo.payment (late_charge, late_checked_at);
 GO
+
+-- 3. The audit's trigger (V4) refused every UPDATE and DELETE, even one that matched no row, where
+-- PostgreSQL's row trigger is not fired at all. An INSTEAD OF trigger fires once per statement,
+-- with the rows the statement would change in "deleted": none changes nothing and is let through;
+-- any is refused, and nothing is changed either way.
+CREATE OR ALTER TRIGGER dbo.tr_operator_audit_append_only ON dbo.operator_audit
+    INSTEAD OF UPDATE, DELETE
+AS
+BEGIN
+    SET NOCOUNT ON;
+    IF NOT EXISTS (SELECT 1 FROM deleted)
+        RETURN;
+    THROW 50001, 'operator_audit is append-only', 1;
+END;
+GO

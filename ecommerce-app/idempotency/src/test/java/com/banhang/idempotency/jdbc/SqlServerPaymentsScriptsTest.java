@@ -151,6 +151,27 @@ class SqlServerPaymentsScriptsTest {
     }
   }
 
+  @Test
+  void auditTrigger_asLastDefined_letsAStatementThatTouchesNoRowThrough_andRefusesAnyOther() {
+    String trigger = null;
+    for (String batch : allBatches()) {
+      String sql = withoutComments(batch);
+      if (sql.matches(
+          "(?is)\\s*CREATE\\s+OR\\s+ALTER\\s+TRIGGER\\s+dbo\\.tr_operator_audit_append_only\\b.*")) {
+        trigger = sql;
+      }
+    }
+    assertThat(trigger).isNotNull();
+    assertThat(trigger).containsPattern("(?i)INSTEAD\\s+OF\\s+UPDATE\\s*,\\s*DELETE");
+    Matcher empty =
+        Pattern.compile(
+                "(?i)IF\\s+NOT\\s+EXISTS\\s*\\(\\s*SELECT\\s+1\\s+FROM\\s+deleted\\s*\\)\\s+RETURN")
+            .matcher(trigger);
+    assertThat(empty.find()).as("returns when deleted is empty, in\n" + trigger).isTrue();
+    int refusal = trigger.toUpperCase(java.util.Locale.ROOT).indexOf("THROW");
+    assertThat(refusal).as("refuses the rest").isGreaterThan(empty.end());
+  }
+
   /**
    * {@code table.column} to {@code type collation} ("default" when none is named), as CREATE TABLE,
    * ALTER TABLE ... ADD and ALTER COLUMN leave them, applied in version order.
