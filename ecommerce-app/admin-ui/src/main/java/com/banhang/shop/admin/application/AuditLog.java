@@ -75,8 +75,11 @@ public class AuditLog {
     }
   }
 
-  /** Newest first. */
+  /** Newest first; a page of no rows is empty without a query (SQL Server refuses FETCH 0). */
   public List<AuditEntry> page(String text, int offset, int limit) {
+    if (limit < 1) {
+      return List.of();
+    }
     String sql =
         "SELECT id, occurred_at, operator_name, action, tenant_id, operation, idempotency_key,"
             + " reason, result, detail FROM operator_audit"
@@ -86,7 +89,7 @@ public class AuditLog {
         PreparedStatement select = connection.prepareStatement(sql)) {
       int next = bindSearch(select, text);
       select.setInt(next, Math.max(0, offset));
-      select.setInt(next + 1, Math.max(0, limit));
+      select.setInt(next + 1, limit);
       List<AuditEntry> entries = new ArrayList<>();
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
