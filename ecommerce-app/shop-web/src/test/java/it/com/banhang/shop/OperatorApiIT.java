@@ -360,6 +360,35 @@ class OperatorApiIT {
         .isPositive();
   }
 
+  /**
+   * The audit search matches its text literally on every database: %, _, \\, ], the pattern's own
+   * escape character (!) and, on SQL Server, [ (which opens a set of characters there) are no
+   * wildcards. B is what each pattern would also match if they were.
+   */
+  @Test
+  void auditSearch_findsExactlyTheEntriesThatContainTheTextLiterally() {
+    String mark = " " + newKey().toLowerCase(java.util.Locale.ROOT);
+    String a = "[ab]%_\\z" + mark;
+    String b = "axy\\z" + mark;
+    String c = "ab]" + mark;
+    String d = "wow!" + mark;
+    for (String reason : List.of(a, b, c, d)) {
+      ShopDatabase.update(
+          "INSERT INTO operator_audit (occurred_at, operator_name, action, reason, result)"
+              + " VALUES (?, 'it-audit-search', 'SEARCH_TEST', ?, 'DONE')",
+          OffsetDateTime.now(ZoneOffset.UTC),
+          reason);
+    }
+
+    assertThat(auditReasons("[ab]%_\\z" + mark)).containsExactly(a);
+    assertThat(auditReasons("%_\\z" + mark)).containsExactly(a);
+    assertThat(auditReasons("_\\z" + mark)).containsExactly(a);
+    assertThat(auditReasons("\\z" + mark)).containsExactlyInAnyOrder(a, b);
+    assertThat(auditReasons("]" + mark)).containsExactly(c);
+    assertThat(auditReasons("!" + mark)).containsExactly(d);
+    assertThat(auditReasons(mark)).containsExactlyInAnyOrder(a, b, c, d);
+  }
+
   @Test
   void audit_cannotBeChangedOrRemovedThroughTheApi_andCustomersCannotReadIt() {
     assertThat(
@@ -606,6 +635,18 @@ class OperatorApiIT {
         .statusCode(201)
         .extract()
         .path("id");
+  }
+
+  /** The reasons of the entries a search for {@code text} lists (one page of up to 500). */
+  private static List<String> auditReasons(String text) {
+    return ShopApi.as("operator")
+        .queryParam("q", text)
+        .queryParam("limit", 500)
+        .get("/api/v1/admin/audit")
+        .then()
+        .statusCode(200)
+        .extract()
+        .path("items.reason");
   }
 
   private static List<Map<String, Object>> auditOf(String key) {

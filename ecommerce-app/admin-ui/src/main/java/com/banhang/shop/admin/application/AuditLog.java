@@ -28,11 +28,27 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class AuditLog {
 
+  private static final List<String> SEARCHED_COLUMNS =
+      List.of(
+          "operator_name",
+          "action",
+          "tenant_id",
+          "idempotency_key",
+          "reason",
+          "result",
+          "detail",
+          "operation");
+
+  /**
+   * The escape character of the search patterns: a wildcard on no database, and not a backslash,
+   * which a string literal may read as an escape of its own.
+   */
+  private static final char ESCAPE = '!';
+
   private static final String SEARCHED =
-      " WHERE LOWER(operator_name) LIKE ? OR LOWER(action) LIKE ? OR LOWER(tenant_id) LIKE ?"
-          + " OR LOWER(idempotency_key) LIKE ? OR LOWER(reason) LIKE ? OR LOWER(result) LIKE ?"
-          + " OR LOWER(detail) LIKE ? OR LOWER(operation) LIKE ?";
-  private static final int SEARCHED_COLUMNS = 8;
+      SEARCHED_COLUMNS.stream()
+          .map(column -> "LOWER(" + column + ") LIKE ? ESCAPE '" + ESCAPE + "'")
+          .collect(java.util.stream.Collectors.joining(" OR ", " WHERE ", ""));
 
   @Resource(lookup = "jdbc/shop")
   DataSource dataSource;
@@ -75,8 +91,11 @@ public class AuditLog {
     }
   }
 
-  /** Newest first. */
+  /** Newest first; a page of no rows is empty without a query (SQL Server refuses FETCH 0). */
   public List<AuditEntry> page(String text, int offset, int limit) {
+    if (limit < 1) {
+      return List.of();
+    }
     String sql =
         "SELECT id, occurred_at, operator_name, action, tenant_id, operation, idempotency_key,"
             + " reason, result, detail FROM operator_audit"
@@ -86,7 +105,7 @@ public class AuditLog {
         PreparedStatement select = connection.prepareStatement(sql)) {
       int next = bindSearch(select, text);
       select.setInt(next, Math.max(0, offset));
-      select.setInt(next + 1, Math.max(0, limit));
+      select.setInt(next + 1, limit);
       List<AuditEntry> entries = new ArrayList<>();
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
@@ -119,15 +138,28 @@ public class AuditLog {
       return 1;
     }
     String pattern = "%" + escapeLike(text.trim().toLowerCase(Locale.ROOT)) + "%";
-    for (int i = 1; i <= SEARCHED_COLUMNS; i++) {
+    for (int i = 1; i <= SEARCHED_COLUMNS.size(); i++) {
       statement.setString(i, pattern);
     }
-    return SEARCHED_COLUMNS + 1;
+    return SEARCHED_COLUMNS.size() + 1;
   }
 
-  /** The search text's own % and _ are dropped, so that they never act as wildcards. */
-  private static String escapeLike(String text) {
-    return text.replace("%", "").replace("_", "");
+  /**
+   * The search text as a LIKE pattern that matches it literally, one form for every database.
+   * {@code %}, {@code _} and the escape character are special everywhere; {@code [} opens a set of
+   * characters on SQL Server only ({@code ]} alone is an ordinary character there), and is escaped
+   * everywhere, since H2 and PostgreSQL read an escaped ordinary character as that character (the
+   * HTTP suite's audit search runs this very pattern on both).
+   */
+  static String escapeLike(String text) {
+    StringBuilder pattern = new StringBuilder(text.length() + 8);
+    for (char c : text.toCharArray()) {
+      if (c == '%' || c == '_' || c == '[' || c == ESCAPE) {
+        pattern.append(ESCAPE);
+      }
+      pattern.append(c);
+    }
+    return pattern.toString();
   }
 
   private static boolean blank(String text) {

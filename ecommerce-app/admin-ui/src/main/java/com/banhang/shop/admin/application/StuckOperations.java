@@ -25,12 +25,17 @@ public class StuckOperations {
   @Inject PaymentAttempts paymentAttempts;
 
   public int count(StuckFilter filter) {
-    return keys.listProcessing(query(filter), 0, 0).total();
+    // The listing counts every match whatever the page; a page of one row, since SQL Server
+    // refuses FETCH NEXT 0 ROWS.
+    return keys.listProcessing(query(filter), 0, 1).total();
   }
 
-  /** Oldest first. */
+  /** Oldest first; a page of no rows is empty without a query (SQL Server refuses FETCH 0). */
   public List<StuckOperation> page(StuckFilter filter, int offset, int limit) {
-    return keys.listProcessing(query(filter), offset, limit).rows().stream()
+    if (limit < 1) {
+      return List.of();
+    }
+    return keys.listProcessing(query(filter), Math.max(0, offset), limit).rows().stream()
         .map(StuckOperations::view)
         .toList();
   }

@@ -112,6 +112,11 @@ public class DefaultReconciliation implements Reconciliation {
   @Override
   public ReconciliationReport reconcileKeysOlderThan(Duration minimumAge) {
     List<Outcome> outcomes = new ArrayList<>();
+    if (batchSize < 1) {
+      // A batch of no keys reads nothing: asked for, it would be FETCH NEXT 0 ROWS, which SQL
+      // Server refuses.
+      return ReconciliationReport.of(outcomes);
+    }
     for (IdempotencyRecord record :
         keys.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
       outcomes.add(examineIsolated(record));

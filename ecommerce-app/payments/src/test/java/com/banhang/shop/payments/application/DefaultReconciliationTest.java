@@ -74,6 +74,17 @@ class DefaultReconciliationTest {
   }
 
   @Test
+  void aBatchOfNoKeys_readsNothing() {
+    // SQL Server refuses FETCH NEXT 0 ROWS: a run with batch size 0 must not ask for that page.
+    reconciliation.batchSize = 0;
+
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
+
+    assertThat(report.examined()).isZero();
+    verifyNoInteractions(keys, checks);
+  }
+
+  @Test
   void aRunSkipsKeysParkedForAnOperator() {
     runFinds();
 

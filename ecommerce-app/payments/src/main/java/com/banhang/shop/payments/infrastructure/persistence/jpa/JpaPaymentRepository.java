@@ -15,6 +15,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+/**
+ * Payments through JPA. A page of no rows is answered here without a query: EclipseLink reads
+ * {@code setMaxResults(0)} as no limit at all when the first result is 0 (every row), and as {@code
+ * FETCH NEXT 0 ROWS} after an offset, which SQL Server refuses (the count must be at least 1). A
+ * negative offset, which JPA refuses, is read as 0.
+ */
 @ApplicationScoped
 public class JpaPaymentRepository implements PaymentRepository {
 
@@ -47,6 +53,9 @@ public class JpaPaymentRepository implements PaymentRepository {
   @Override
   public List<Payment> lateChargeCandidates(
       OffsetDateTime createdAfter, OffsetDateTime checkedBefore, int limit) {
+    if (limit < 1) {
+      return List.of();
+    }
     return em.createQuery(
             "SELECT p FROM Payment p WHERE p.status = :abandoned AND p.createdAt > :createdAfter"
                 + " AND p.lateCharge IS NULL"
@@ -65,12 +74,15 @@ public class JpaPaymentRepository implements PaymentRepository {
 
   @Override
   public List<Payment> flaggedLateCharges(Collection<LateCharge> flags, int offset, int limit) {
+    if (limit < 1) {
+      return List.of();
+    }
     return em.createQuery(
             "SELECT p FROM Payment p WHERE p.lateCharge IN :flags"
                 + " ORDER BY p.lateCheckedAt DESC, p.id DESC",
             Payment.class)
         .setParameter("flags", flags)
-        .setFirstResult(offset)
+        .setFirstResult(Math.max(0, offset))
         .setMaxResults(limit)
         .getResultList();
   }
