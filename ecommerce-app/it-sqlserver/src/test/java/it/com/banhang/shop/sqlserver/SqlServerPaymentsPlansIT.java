@@ -39,8 +39,6 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 class SqlServerPaymentsPlansIT {
 
   private static final String BIN2 = "Latin1_General_100_BIN2";
-  private static final Pattern SCAN =
-      Pattern.compile("PhysicalOp=\"(Clustered Index Scan|Index Scan|Table Scan)\"");
 
   @Test
   void columnsTheShopComparesWithStrings_areNvarcharBin2_andTheIndexesHaveTheirColumns()
@@ -118,25 +116,26 @@ class SqlServerPaymentsPlansIT {
           ShopApi.as("operator").queryParam("limit", 10).get("/api/v1/admin/late-charges");
       assertThat(flagged.statusCode()).as(flagged.asString()).isEqualTo(200);
 
-      String candidates = statementPlan("the sweep's candidates", "%NOT EXISTS%GATEWAY_KEY%");
-      assertNoConversionOf("candidates", candidates, "payment", "status");
-      assertNoConversionOf("candidates", candidates, "payment", "gateway_key");
+      String candidates = Plans.statementPlan("the sweep's candidates", "%NOT EXISTS%GATEWAY_KEY%");
+      Plans.assertNoConversionOf("candidates", candidates, "payment", "status");
+      Plans.assertNoConversionOf("candidates", candidates, "payment", "gateway_key");
       System.out.println("SQL Server plan operators of the sweep's candidates: " + ops(candidates));
 
       String captured =
-          statementPlan("the captured attempt of a gateway key", "%WHERE ((GATEWAY_KEY = @P%");
+          Plans.statementPlan(
+              "the captured attempt of a gateway key", "%WHERE ((GATEWAY_KEY = @P%");
       assertThat(captured)
           .as("findCapturedByGatewayKey: a seek on ix_payment_gateway_key")
           .containsPattern("PhysicalOp=\"Index Seek\"")
           .contains("Index=\"[ix_payment_gateway_key]\"");
-      assertThat(SCAN.matcher(captured).find())
+      assertThat(Plans.SCAN.matcher(captured).find())
           .as("findCapturedByGatewayKey runs while the attempt is locked: no scan in\n" + captured)
           .isFalse();
-      assertNoConversionOf("captured lookup", captured, "payment", "gateway_key");
-      assertNoConversionOf("captured lookup", captured, "payment", "status");
+      Plans.assertNoConversionOf("captured lookup", captured, "payment", "gateway_key");
+      Plans.assertNoConversionOf("captured lookup", captured, "payment", "status");
 
-      String flaggedPlan = statementPlan("the flagged late charges", "%LATE_CHARGE IN (%");
-      assertNoConversionOf("flagged late charges", flaggedPlan, "payment", "late_charge");
+      String flaggedPlan = Plans.statementPlan("the flagged late charges", "%LATE_CHARGE IN (%");
+      Plans.assertNoConversionOf("flagged late charges", flaggedPlan, "payment", "late_charge");
       System.out.println(
           "SQL Server plan operators of the flagged late charges: " + ops(flaggedPlan));
     } finally {
@@ -207,38 +206,6 @@ class SqlServerPaymentsPlansIT {
       names.add((String) row[0]);
     }
     return String.join(",", names);
-  }
-
-  /** The cached plans of the shop's statements whose text is like {@code like} (upper case). */
-  private static String statementPlan(String what, String like) throws SQLException {
-    List<Object[]> plans =
-        SqlServer.rows(
-            "SELECT p.query_plan FROM sys.dm_exec_query_stats s"
-                + " CROSS APPLY sys.dm_exec_sql_text(s.sql_handle) t"
-                + " CROSS APPLY sys.dm_exec_text_query_plan(s.plan_handle,"
-                + " s.statement_start_offset, s.statement_end_offset) p"
-                + " WHERE UPPER(t.text) LIKE ? AND t.text NOT LIKE '%dm[_]exec[_]query[_]stats%'",
-            like);
-    assertThat(plans)
-        .as(what + ": no cached plan; the shop issued no such statement, or its SQL differs")
-        .isNotEmpty();
-    StringBuilder all = new StringBuilder();
-    for (Object[] plan : plans) {
-      assertThat(plan[0]).as(what + ": plan text").isNotNull();
-      all.append(plan[0]).append('\n');
-    }
-    return all.toString();
-  }
-
-  /** No CONVERT_IMPLICIT(type, [db].[dbo].[table].[column], style) in the plan. */
-  private static void assertNoConversionOf(String what, String plan, String table, String column) {
-    Pattern conversion =
-        Pattern.compile(
-            "CONVERT_IMPLICIT\\((?:[^()]|\\([^()]*\\))*\\[" + table + "\\]\\.\\[" + column + "\\]",
-            Pattern.CASE_INSENSITIVE);
-    assertThat(conversion.matcher(plan).find())
-        .as(what + ": the column " + table + "." + column + " is converted in\n" + plan)
-        .isFalse();
   }
 
   /** The physical operators and the indexes of a plan, for the run's log. */
