@@ -1,5 +1,8 @@
 package com.banhang.idempotency.jdbc;
 
+import static com.banhang.idempotency.jdbc.SqlServerScripts.indexOf;
+import static com.banhang.idempotency.jdbc.SqlServerScripts.parse;
+import static com.banhang.idempotency.jdbc.SqlServerScripts.withoutComments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -14,12 +17,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.internal.parser.ParsingContext;
-import org.flywaydb.core.internal.resource.filesystem.FileSystemResource;
-import org.flywaydb.core.internal.sqlscript.SqlStatement;
-import org.flywaydb.core.internal.sqlscript.SqlStatementIterator;
-import org.flywaydb.database.sqlserver.SQLServerParser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -304,38 +301,11 @@ class SqlServerPaymentsScriptsTest {
     return Integer.parseInt(name.substring(1, name.indexOf("__")));
   }
 
-  private static int indexOf(List<String> batches, String text) {
-    for (int i = 0; i < batches.size(); i++) {
-      if (withoutComments(batches.get(i)).contains(text)) {
-        return i;
-      }
-    }
-    throw new AssertionError("no batch with " + text);
-  }
-
   private static Set<String> names(String sql, String... patterns) {
     Set<String> names = new TreeSet<>();
     for (String pattern : patterns) {
       Pattern.compile(pattern).matcher(sql).results().forEach(r -> names.add(r.group(1)));
     }
     return names;
-  }
-
-  private static String withoutComments(String sql) {
-    return sql.replaceAll("(?m)--.*$", "");
-  }
-
-  private static List<String> parse(Path file) throws Exception {
-    SQLServerParser parser = new SQLServerParser(Flyway.configure(), new ParsingContext());
-    List<String> batches = new ArrayList<>();
-    try (SqlStatementIterator it =
-        parser.parse(
-            new FileSystemResource(null, file.toString(), StandardCharsets.UTF_8, false))) {
-      while (it.hasNext()) {
-        SqlStatement statement = it.next();
-        batches.add(statement.getSql());
-      }
-    }
-    return batches;
   }
 }

@@ -1,7 +1,10 @@
 package it.com.banhang.shop.sqlserver;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.banhang.idempotency.jdbc.SqlServerIdempotencyStore;
 import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -19,6 +22,9 @@ final class SqlServer {
   static final String SKIPPED =
       "no SQL Server on this machine: set SQLSERVER_JDBC_URL, SQLSERVER_USER and"
           + " SQLSERVER_PASSWORD to run the integration suite against one";
+
+  /** The fingerprint of every claim these checks make themselves. */
+  static final String HASH = "a".repeat(64);
 
   private SqlServer() {}
 
@@ -97,5 +103,46 @@ final class SqlServer {
         "SELECT cntr_value FROM sys.dm_os_performance_counters"
             + " WHERE object_name LIKE '%:Locks%' AND RTRIM(counter_name) = 'Number of Deadlocks/sec'"
             + " AND RTRIM(instance_name) = '_Total'");
+  }
+
+  /** {@code dbo.usp_idempotency_claim_in_transaction} (V10), wait in ms: whether it won. */
+  static boolean claimInTransaction(
+      Connection connection, String tenant, String operation, String key, int waitMs)
+      throws SQLException {
+    try (CallableStatement call =
+        connection.prepareCall(
+            "{call dbo.usp_idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)}")) {
+      call.setString(1, tenant);
+      call.setString(2, operation);
+      call.setString(3, key);
+      call.setString(4, HASH);
+      call.setLong(5, 60_000);
+      call.setLong(6, 3_600);
+      call.setBoolean(7, true);
+      call.setInt(8, waitMs);
+      try (ResultSet rs = call.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+
+  /** {@code dbo.usp_idempotency_claim}: whether it won. */
+  static boolean claim(Connection connection, String tenant, String operation, String key)
+      throws SQLException {
+    try (CallableStatement call =
+        connection.prepareCall("{call dbo.usp_idempotency_claim(?, ?, ?, ?, ?, ?, ?)}")) {
+      call.setString(1, tenant);
+      call.setString(2, operation);
+      call.setString(3, key);
+      call.setString(4, HASH);
+      call.setLong(5, 60_000);
+      call.setLong(6, 3_600);
+      call.setBoolean(7, false);
+      try (ResultSet rs = call.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getBoolean(1);
+      }
+    }
   }
 }

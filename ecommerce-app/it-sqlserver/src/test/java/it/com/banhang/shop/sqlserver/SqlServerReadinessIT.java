@@ -11,7 +11,6 @@ import com.banhang.idempotency.jdbc.SqlServerIdempotencyStore;
 import com.banhang.idempotency.spi.ClaimRequest;
 import io.restassured.response.Response;
 import it.com.banhang.shop.Sandbox;
-import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -203,40 +202,12 @@ class SqlServerReadinessIT {
   /** {@code dbo.usp_idempotency_claim_in_transaction} of sql/sqlserver V10: whether it won. */
   private static boolean callClaimInTransaction(Connection connection, String key, int waitMs)
       throws SQLException {
-    try (CallableStatement call =
-        connection.prepareCall(
-            "{call dbo.usp_idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)}")) {
-      call.setString(1, TENANT);
-      call.setString(2, "it.guard");
-      call.setString(3, key);
-      call.setString(4, HASH);
-      call.setLong(5, 60_000);
-      call.setLong(6, 3_600);
-      call.setBoolean(7, true);
-      call.setInt(8, waitMs);
-      try (ResultSet rs = call.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return rs.getBoolean(1);
-      }
-    }
+    return SqlServer.claimInTransaction(connection, TENANT, "it.guard", key, waitMs);
   }
 
   private static boolean callClaim(Connection connection, String tenant, String key)
       throws SQLException {
-    try (CallableStatement call =
-        connection.prepareCall("{call dbo.usp_idempotency_claim(?, ?, ?, ?, ?, ?, ?)}")) {
-      call.setString(1, tenant);
-      call.setString(2, "it.guard");
-      call.setString(3, key);
-      call.setString(4, HASH);
-      call.setLong(5, 60_000);
-      call.setLong(6, 3_600);
-      call.setBoolean(7, false);
-      try (ResultSet rs = call.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return rs.getBoolean(1);
-      }
-    }
+    return SqlServer.claim(connection, tenant, "it.guard", key);
   }
 
   private static void assertRefused(ThrowingCall call, int errorNumber) {

@@ -15,7 +15,6 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import it.com.banhang.shop.Sandbox;
 import it.com.banhang.shop.ShopApi;
-import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -61,7 +60,8 @@ class SqlServerSecondReviewIT {
     String tenant = "gap-" + newKey().substring(0, 12);
     try (Connection owner = SqlServer.connect()) {
       owner.setAutoCommit(false);
-      assertThat(claimInTransaction(owner, tenant, "orders.create", "key-b", 1_000)).isTrue();
+      assertThat(SqlServer.claimInTransaction(owner, tenant, "orders.create", "key-b", 1_000))
+          .isTrue();
 
       List<Object[]> locks =
           SqlServer.rows(
@@ -85,13 +85,15 @@ class SqlServerSecondReviewIT {
       // another operation (a payments.charge claim committed on its own), all without waiting.
       long started = System.nanoTime();
       boolean neighboura =
-          withOwnConnection(c -> claimInTransaction(c, tenant, "orders.create", "key-a", 300));
+          withOwnConnection(
+              c -> SqlServer.claimInTransaction(c, tenant, "orders.create", "key-a", 300));
       assertThat(neighboura).isTrue();
       boolean neighbourc =
-          withOwnConnection(c -> claimInTransaction(c, tenant, "orders.create", "key-c", 300));
+          withOwnConnection(
+              c -> SqlServer.claimInTransaction(c, tenant, "orders.create", "key-c", 300));
       assertThat(neighbourc).isTrue();
       try (Connection payments = SqlServer.connect()) {
-        assertThat(claim(payments, tenant, "payments.charge", "key-b")).isTrue();
+        assertThat(SqlServer.claim(payments, tenant, "payments.charge", "key-b")).isTrue();
       }
       assertThat(Duration.ofNanos(System.nanoTime() - started))
           .as("three claims beside a held key, none waiting for it")
@@ -114,7 +116,8 @@ class SqlServerSecondReviewIT {
                 () -> {
                   return withOwnConnection(
                       c -> {
-                        boolean won = claimInTransaction(c, tenant, "orders.create", key, 2_000);
+                        boolean won =
+                            SqlServer.claimInTransaction(c, tenant, "orders.create", key, 2_000);
                         // The business transaction's length, held with the key.
                         Thread.sleep(20);
                         return won;
@@ -137,12 +140,12 @@ class SqlServerSecondReviewIT {
     ExecutorService thread = Executors.newSingleThreadExecutor();
     try (Connection owner = SqlServer.connect()) {
       owner.setAutoCommit(false);
-      assertThat(claimInTransaction(owner, tenant, "orders.create", "k", 1_000)).isTrue();
+      assertThat(SqlServer.claimInTransaction(owner, tenant, "orders.create", "k", 1_000)).isTrue();
       Future<Boolean> waiter =
           thread.submit(
               () ->
                   withOwnConnection(
-                      c -> claimInTransaction(c, tenant, "orders.create", "k", 10_000)));
+                      c -> SqlServer.claimInTransaction(c, tenant, "orders.create", "k", 10_000)));
       Thread.sleep(300);
       assertThat(waiter).as("the waiter waits for the key's lock").isNotDone();
       owner.rollback();
@@ -329,45 +332,6 @@ class SqlServerSecondReviewIT {
         ResultSet rs = statement.executeQuery("SELECT @@SPID")) {
       rs.next();
       return rs.getInt(1);
-    }
-  }
-
-  private static boolean claimInTransaction(
-      Connection connection, String tenant, String operation, String key, int waitMs)
-      throws SQLException {
-    try (CallableStatement call =
-        connection.prepareCall(
-            "{call dbo.usp_idempotency_claim_in_transaction(?, ?, ?, ?, ?, ?, ?, ?)}")) {
-      call.setString(1, tenant);
-      call.setString(2, operation);
-      call.setString(3, key);
-      call.setString(4, HASH);
-      call.setLong(5, 60_000);
-      call.setLong(6, 3_600);
-      call.setBoolean(7, true);
-      call.setInt(8, waitMs);
-      try (ResultSet rs = call.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return rs.getBoolean(1);
-      }
-    }
-  }
-
-  private static boolean claim(Connection connection, String tenant, String operation, String key)
-      throws SQLException {
-    try (CallableStatement call =
-        connection.prepareCall("{call dbo.usp_idempotency_claim(?, ?, ?, ?, ?, ?, ?)}")) {
-      call.setString(1, tenant);
-      call.setString(2, operation);
-      call.setString(3, key);
-      call.setString(4, HASH);
-      call.setLong(5, 60_000);
-      call.setLong(6, 3_600);
-      call.setBoolean(7, false);
-      try (ResultSet rs = call.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return rs.getBoolean(1);
-      }
     }
   }
 }
