@@ -1,6 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.BodyKeyring;
+import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -212,7 +213,9 @@ public class IdempotencySettings {
 
   /** The bound of a claim's wait for another transaction holding the key (in-transaction). */
   public Duration storeStatementTimeout() {
-    return storeStatementTimeout == null ? Duration.ofSeconds(10) : storeStatementTimeout;
+    return storeStatementTimeout == null
+        ? Duration.ofSeconds(JdbcIdempotencyStore.DEFAULT_STATEMENT_TIMEOUT_SECONDS)
+        : storeStatementTimeout;
   }
 
   public Duration localClaimLockWait() {
