@@ -21,6 +21,9 @@ public record ProblemDetails(
 
   public static final String MEDIA_TYPE = "application/problem+json";
 
+  /** The setting that prefixes every problem's type URI: the application's documentation. */
+  public static final String TYPE_BASE = "idempotency.problem-type-base";
+
   public ProblemDetails {
     extensions = new LinkedHashMap<>(extensions);
   }
@@ -40,11 +43,13 @@ public record ProblemDetails(
     return with(name, Json.createValue(value));
   }
 
+  /**
+   * {@value #TYPE_BASE} followed by the slug. The base is the application's: the URI of its own
+   * problem documentation; a deployment without it is refused. Outside a deployment (a unit test
+   * without the setting) the type is the bare slug, a relative reference.
+   */
   public String type() {
-    return ConfigProvider.getConfig()
-            .getOptionalValue("idempotency.problem-type-base", String.class)
-            .orElse("https://github.com/banhang/shop/blob/main/docs/problems.md#")
-        + slug;
+    return ConfigProvider.getConfig().getOptionalValue(TYPE_BASE, String.class).orElse("") + slug;
   }
 
   public byte[] toJson() {

@@ -1,6 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.Idempotent;
+import com.banhang.idempotency.ProblemDetails;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -55,6 +56,14 @@ public class IdempotencyFeature implements DynamicFeature {
     }
     IdempotentEndpoints.register(resourceInfo.getResourceClass());
     Config settings = config.get();
+    if (settings.getOptionalValue(ProblemDetails.TYPE_BASE, String.class).isEmpty()) {
+      // Every refusal names its problem by a URI of the application's documentation.
+      throw new IllegalStateException(
+          "set "
+              + ProblemDetails.TYPE_BASE
+              + " to the URI prefix of your problem documentation (a problem's type is it followed"
+              + " by the problem's slug)");
+    }
     OperationModes.register(policy.operation());
     // Throws, naming the property and the allowed values, when the mode is not one.
     OperationMode mode = OperationModes.mode(settings, policy.operation());

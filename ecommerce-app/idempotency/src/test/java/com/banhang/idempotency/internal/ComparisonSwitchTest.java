@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.MapConfig;
+import com.banhang.idempotency.ProblemDetails;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
@@ -52,7 +53,8 @@ class ComparisonSwitchTest {
   /** Operations are remembered for the whole JVM, so every test names its own. */
   private final String operation = "widgets-" + UUID.randomUUID() + ".create";
 
-  private final Map<String, String> config = new HashMap<>();
+  private final Map<String, String> config =
+      new HashMap<>(Map.of(ProblemDetails.TYPE_BASE, "urn:example:problems:"));
   private final List<LogRecord> logged = new ArrayList<>();
   private final Handler capture =
       new Handler() {
@@ -131,6 +133,18 @@ class ComparisonSwitchTest {
                 assertThat(p.getMessage())
                     .contains(OperationModes.property(operation))
                     .contains("enforced, optional, off"));
+  }
+
+  @Test
+  void aDeploymentWithoutAProblemTypeBase_isRefused() {
+    config.remove(ProblemDetails.TYPE_BASE);
+    List<Object> registered = new ArrayList<>();
+
+    // The library has no base of its own: the application names its problem documentation.
+    assertThatThrownBy(() -> configure(Widgets.class, registered))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(ProblemDetails.TYPE_BASE);
+    assertThat(registered).isEmpty();
   }
 
   @Test
