@@ -116,12 +116,28 @@ final class GateFixtures {
     IdempotencyProblems problems = new IdempotencyProblems();
     problems.settings = settings;
     IdempotencyGate gate = new IdempotencyGate();
-    gate.settings = settings;
-    gate.problems = problems;
-    gate.store = store;
-    gate.life = new RequestLifecycle();
-    gate.events = events;
+    gate.admission = new Admission();
+    gate.duplicates = new DuplicateAnswers();
+    gate.settlement = new Settlement();
+    gate.settings = gate.admission.settings = gate.duplicates.settings = settings;
+    gate.settlement.settings = settings;
+    gate.problems = gate.admission.problems = gate.duplicates.problems = problems;
+    gate.settlement.problems = problems;
+    gate.events = gate.admission.events = gate.duplicates.events = events;
+    gate.settlement.events = events;
+    store(gate, store);
+    life(gate, new RequestLifecycle());
     return gate;
+  }
+
+  /** Gives the gate and the phases it calls {@code store}, as CDI would inject one store. */
+  static void store(IdempotencyGate gate, IdempotencyStore store) {
+    gate.store = gate.admission.store = gate.duplicates.store = gate.settlement.store = store;
+  }
+
+  /** Starts a new request on the gate: {@code life} is that request's lifecycle everywhere. */
+  static void life(IdempotencyGate gate, RequestLifecycle life) {
+    gate.life = gate.admission.life = gate.duplicates.life = gate.settlement.life = life;
   }
 
   /** An invocation of a method that returns {@code result}, as an interceptor sees it. */

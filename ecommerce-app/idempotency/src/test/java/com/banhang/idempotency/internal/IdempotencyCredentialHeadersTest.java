@@ -155,7 +155,7 @@ class IdempotencyCredentialHeadersTest {
   private Exchange exchange(Idempotent policy, Method method, String key) throws Exception {
     Exchange exchange = new Exchange();
     RequestLifecycle state = new RequestLifecycle();
-    gate.life = state;
+    GateFixtures.life(gate, state);
     FakeRequest fake = new FakeRequest("carol", key, "{\"name\":\"w\"}");
     ContainerRequestContext request = fake.context();
     gate.admit(policy, request);

@@ -125,7 +125,7 @@ class IdempotencyGateClockTest {
    */
   private static Response send(IdempotencyGate gate, SideEffects sideEffects) {
     FakeRequest request = new FakeRequest("carol", KEY, BODY);
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     gate.admit(GateFixtures.policy("widgets.create", sideEffects), request.context());
     if (request.aborted != null) {
       return request.aborted;

@@ -80,7 +80,7 @@ class IdempotencyGateInTransactionTest {
 
   /** The filter, then the claim as the interceptor makes it inside the transaction. */
   private static Response admitAndClaim(IdempotencyGate gate, String key, String body) {
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     FakeRequest request = new FakeRequest("carol", key, body);
     gate.admit(POLICY, request.context());
     assertThat(request.aborted).as("nothing is answered before the claim").isNull();
@@ -247,7 +247,7 @@ class IdempotencyGateInTransactionTest {
     tx.rollback();
     assertThat(row("k1")).isNull();
     // After the transaction, the response filter's statements commit on their own.
-    gate.store = JdbcIdempotencyStore.forDataSource(dataSource);
+    GateFixtures.store(gate, JdbcIdempotencyStore.forDataSource(dataSource));
 
     respond(gate, 409);
 
@@ -263,7 +263,7 @@ class IdempotencyGateInTransactionTest {
     admitAndClaim(gate, "k1", "{\"a\":1}");
     gate.life.executing();
     tx.rollback();
-    gate.store = JdbcIdempotencyStore.forDataSource(dataSource);
+    GateFixtures.store(gate, JdbcIdempotencyStore.forDataSource(dataSource));
 
     respond(gate, 500);
 

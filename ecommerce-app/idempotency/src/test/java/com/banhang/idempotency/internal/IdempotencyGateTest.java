@@ -78,7 +78,7 @@ class IdempotencyGateTest {
    */
   private FakeRequest admit(IdempotencyGate gate, String user, String key, String body) {
     FakeRequest request = new FakeRequest(user, key, body);
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     gate.admit(POLICY, request.context());
     return request;
   }
@@ -278,7 +278,7 @@ class IdempotencyGateTest {
                   return Response.status(201).build();
                 }));
 
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     Object unkeyed =
         interceptor.claimBeforeTransaction(
             invocation(

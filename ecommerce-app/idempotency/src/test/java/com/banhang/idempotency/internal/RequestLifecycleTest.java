@@ -140,7 +140,7 @@ class RequestLifecycleTest {
     assertThat(claimBeforeTransaction()).isNull();
     assertThat(gate.life.phase()).isEqualTo(RequestPhase.CLAIMED);
 
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     assertThat(admit(remote, "alice", "k1", "{}")).isNull();
     Response duplicate = (Response) claimBeforeTransaction();
 
@@ -155,7 +155,7 @@ class RequestLifecycleTest {
     settings.config = new com.banhang.idempotency.MapConfig(config);
     runLocal("k1", "{}", () -> created("w1"));
 
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     admit(policy(SideEffects.LOCAL, true), "alice", "k2", "{}");
     transactions.begin();
     Callable<Object> method = () -> created("w2");
@@ -190,7 +190,7 @@ class RequestLifecycleTest {
   void remote_claimedFirst_completesItselfInItsRecordingTransaction() throws Exception {
     admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
-    DefaultIdempotentRequest request = currentRequest();
+    com.banhang.idempotency.IdempotentRequest request = currentRequest();
     assertThat(request.claim()).isPresent();
 
     Object answer =
@@ -232,7 +232,7 @@ class RequestLifecycleTest {
   void rolledBack_toOutcomeUnknown_whenARemoteRecordingFailsAfterTheCall() throws Exception {
     admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
     claimBeforeTransaction();
-    DefaultIdempotentRequest request = currentRequest();
+    com.banhang.idempotency.IdempotentRequest request = currentRequest();
 
     assertThatThrownBy(
             () ->
@@ -284,11 +284,11 @@ class RequestLifecycleTest {
     transactions.rollback();
     RequestLifecycle first = gate.life;
     store.advance(Duration.ofMinutes(1));
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).as("a retry takes the expired lease over").isNull();
 
-    gate.life = first;
+    GateFixtures.life(gate, first);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(201).context());
 
     assertThat(first.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
@@ -325,7 +325,7 @@ class RequestLifecycleTest {
         .isInstanceOf(OutcomeUnknownException.class);
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(504).context());
 
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     admit(remote, "alice", "p1", "{}");
     Response retry = (Response) claimBeforeTransaction();
 
@@ -343,12 +343,12 @@ class RequestLifecycleTest {
     RequestLifecycle slow = gate.life;
 
     store.advance(Duration.ofMinutes(1)); // the slow worker's 30 s lease runs out
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).as("the retry takes the key over").isNull();
     assertThat(gate.life.claim().attempt()).isEqualTo(2);
 
-    gate.life = slow;
+    GateFixtures.life(gate, slow);
     assertThatThrownBy(() -> gate.executeInTransaction(invocation(() -> created("w1"))))
         .isInstanceOf(ClaimLostException.class);
     assertThat(slow.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
@@ -371,7 +371,7 @@ class RequestLifecycleTest {
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(500).context());
 
     assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
     assertThat(gate.life.claim().attempt()).isEqualTo(2);
@@ -394,7 +394,7 @@ class RequestLifecycleTest {
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
 
     assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     Response replay = admit(local, "alice", "k1", "{}");
     assertThat(replay.getStatus()).isEqualTo(409);
     assertThat(replay.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
@@ -418,7 +418,7 @@ class RequestLifecycleTest {
     assertThat(gate.claimOnItsOwn()).isNull(); // then the server died
     store.advance(Duration.ofMinutes(1));
 
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     admit(remote, "alice", "p1", "{}");
     Response retry = gate.claimOnItsOwn();
 
@@ -430,7 +430,8 @@ class RequestLifecycleTest {
 
   /** The request filter: null when admitted, else its answer. */
   private Response admit(Idempotent policy, String user, String key, String body) {
-    gate.life = gate.life.phase() == RequestPhase.UNGUARDED ? gate.life : new RequestLifecycle();
+    GateFixtures.life(
+        gate, gate.life.phase() == RequestPhase.UNGUARDED ? gate.life : new RequestLifecycle());
     gate.life.transactions = transactions;
     FakeRequest request = new FakeRequest(user, key, body);
     gate.admit(policy, request.context());
@@ -438,11 +439,8 @@ class RequestLifecycleTest {
   }
 
   /** What a remote operation injects as its {@code IdempotentRequest}, for this request. */
-  private DefaultIdempotentRequest currentRequest() {
-    DefaultIdempotentRequest request = new DefaultIdempotentRequest();
-    request.life = gate.life;
-    request.gate = gate;
-    return request;
+  private com.banhang.idempotency.IdempotentRequest currentRequest() {
+    return gate;
   }
 
   /** The first interceptor, before any transaction; null when the method would run. */
@@ -452,7 +450,7 @@ class RequestLifecycleTest {
 
   /** A local request from filter to commit, its method returning {@code result}. */
   private Response runLocal(String key, String body, Callable<Object> result) throws Exception {
-    gate.life = new RequestLifecycle();
+    GateFixtures.life(gate, new RequestLifecycle());
     assertThat(admit(policy(SideEffects.LOCAL, true), "alice", key, body)).isNull();
     return (Response) invokeInTransaction(result, true);
   }
