@@ -38,7 +38,7 @@ public class Admission {
   @Inject IdempotencySettings settings;
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
   @Inject Event<IdempotencyEvent> events;
 
   /**
@@ -106,8 +106,8 @@ public class Admission {
               settings.bodyLimits());
     } catch (RejectedRequestException e) {
       // The key was parsed, so the answer states its expiry.
-      life.keyPresented(operation, expiryWithoutAClaim(tenant, operation, key, ttl));
-      return refuse(request, e.problem(), e.getMessage(), operation, life.expiresAt());
+      lifecycle.keyPresented(operation, expiryWithoutAClaim(tenant, operation, key, ttl));
+      return refuse(request, e.problem(), e.getMessage(), operation, lifecycle.expiresAt());
     }
     return new ClaimRequest(
         tenant,
@@ -128,7 +128,7 @@ public class Admission {
       Instant expiresAt) {
     events.fire(new IdempotencyEvent(operation, Outcome.REJECTED));
     request.abortWith(problems.response(problem, detail, operation, expiresAt));
-    life.answered();
+    lifecycle.answered();
     return null;
   }
 

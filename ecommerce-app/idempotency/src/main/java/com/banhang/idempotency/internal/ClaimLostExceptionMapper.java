@@ -11,10 +11,10 @@ import jakarta.ws.rs.ext.Provider;
 public class ClaimLostExceptionMapper implements ExceptionMapper<ClaimLostException> {
 
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
 
   @Override
   public Response toResponse(ClaimLostException e) {
-    return problems.keyInUse(e.claim().operation(), life.expiresAt());
+    return problems.keyInUse(e.claim().operation(), lifecycle.expiresAt());
   }
 }

@@ -32,7 +32,7 @@ public class DuplicateAnswers {
   @Inject IdempotencySettings settings;
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
   @Inject Event<IdempotencyEvent> events;
 
   /**
@@ -122,6 +122,6 @@ public class DuplicateAnswers {
     return problems.storeUnavailable(
         "the request was not executed because its key could not be recorded; retry later",
         operation,
-        life.expiresAt());
+        lifecycle.expiresAt());
   }
 }

@@ -56,7 +56,7 @@ public class IdempotencyGate implements IdempotentRequest {
   @Inject IdempotencySettings settings;
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
   @Inject Event<IdempotencyEvent> events;
   @Inject Admission admission;
   @Inject DuplicateAnswers duplicates;
@@ -72,8 +72,8 @@ public class IdempotencyGate implements IdempotentRequest {
     String operation = claimRequest.operation();
     if (claimsInTransaction(policy) && !settings.localClaimReadFirst()) {
       // The claim inside the transaction reads the key while it locks it: nothing is read here.
-      life.keyPresented(operation, Admission.expiryOfAClaimMadeNow(claimRequest.ttl()));
-      life.admitted(policy, claimRequest, false);
+      lifecycle.keyPresented(operation, Admission.expiryOfAClaimMadeNow(claimRequest.ttl()));
+      lifecycle.admitted(policy, claimRequest, false);
       return;
     }
     // Fast path for retries: a completed, unexpired key (by the database's clock) is answered from
@@ -83,19 +83,19 @@ public class IdempotencyGate implements IdempotentRequest {
     try {
       existing = store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
     } catch (IdempotencyStoreUnavailableException e) {
-      life.keyPresented(operation, Admission.expiryOfAClaimMadeNow(claimRequest.ttl()));
+      lifecycle.keyPresented(operation, Admission.expiryOfAClaimMadeNow(claimRequest.ttl()));
       request.abortWith(answered(duplicates.unavailable(operation, e, since(readStarted))));
       return;
     }
     if (existing != null && existing.completed() && !existing.expired()) {
-      life.keyPresented(operation, existing.expiresAt());
+      lifecycle.keyPresented(operation, existing.expiresAt());
       request.abortWith(
           answered(duplicates.answer(policy, claimRequest, existing, since(readStarted))));
       return;
     }
     // Only a key with no row yet would add a row: that is what the new-key limit counts.
-    life.keyPresented(operation, Admission.expiryOf(existing, claimRequest.ttl()));
-    life.admitted(policy, claimRequest, existing == null);
+    lifecycle.keyPresented(operation, Admission.expiryOf(existing, claimRequest.ttl()));
+    lifecycle.admitted(policy, claimRequest, existing == null);
   }
 
   // ---------------------------------------------------------------- 2. Claim
@@ -105,7 +105,7 @@ public class IdempotencyGate implements IdempotentRequest {
    * claim commits on its own here, visible to duplicates before the other system is called.
    */
   Object claimBeforeTransaction(InvocationContext invocation) throws Exception {
-    if (life.phase() != RequestPhase.ADMITTED || claimsInTransaction(life.policy())) {
+    if (lifecycle.phase() != RequestPhase.ADMITTED || claimsInTransaction(lifecycle.policy())) {
       return invocation.proceed();
     }
     Response answer = claimOnItsOwn();
@@ -114,9 +114,9 @@ public class IdempotencyGate implements IdempotentRequest {
 
   /** The claim committed on its own: null when this request won the key, else the answer. */
   Response claimOnItsOwn() {
-    ClaimRequest claimRequest = life.claimRequest();
+    ClaimRequest claimRequest = lifecycle.claimRequest();
     String operation = claimRequest.operation();
-    if (life.policy().sideEffects() == SideEffects.REMOTE && life.inTransaction()) {
+    if (lifecycle.policy().sideEffects() == SideEffects.REMOTE && lifecycle.inTransaction()) {
       // The claim would join that transaction and be invisible to duplicates until it commits,
       // after the remote call: refuse rather than call the other system unprotected.
       throw new IllegalStateException(
@@ -127,14 +127,14 @@ public class IdempotencyGate implements IdempotentRequest {
     long claimStarted = System.nanoTime(); // the store's decision only, for the latency histogram
     ClaimResult result;
     try {
-      if (life.isNewKey()) {
-        Response refused = newKeyRefusal(claimRequest, life.expiresAt(), claimStarted);
+      if (lifecycle.isNewKey()) {
+        Response refused = newKeyRefusal(claimRequest, lifecycle.expiresAt(), claimStarted);
         if (refused != null) {
           return answered(refused);
         }
       }
       result = store.claim(claimRequest);
-      if (life.isNewKey() && !result.won()) {
+      if (lifecycle.isNewKey() && !result.won()) {
         // A concurrent first use of the same key won: this request adds no row.
         settings.newKeyLimits().giveBack(claimRequest.tenant(), operation);
       }
@@ -152,7 +152,7 @@ public class IdempotencyGate implements IdempotentRequest {
    * @return null when this request won the key, else the answer
    */
   Response claimInTransaction() {
-    ClaimRequest claimRequest = life.claimRequest();
+    ClaimRequest claimRequest = lifecycle.claimRequest();
     String operation = claimRequest.operation();
     long claimStarted = System.nanoTime();
     ClaimResult result;
@@ -161,11 +161,11 @@ public class IdempotencyGate implements IdempotentRequest {
     } catch (KeyBusyException e) {
       // The owner held the key longer than the wait: it is running, as a 409 says.
       events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, since(claimStarted)));
-      throw answeredWithRollback(problems.keyInUse(operation, life.expiresAt()));
+      throw answeredWithRollback(problems.keyInUse(operation, lifecycle.expiresAt()));
     } catch (IdempotencyStoreUnavailableException e) {
       throw answeredWithRollback(duplicates.unavailable(operation, e, since(claimStarted)));
     }
-    life.keyExpires(result.record().expiresAt());
+    lifecycle.keyExpires(result.record().expiresAt());
     // Attempt 1 of a won claim: the key had no row, so this claim adds one.
     if (result.won() && result.record().attempt() == 1) {
       Response refused = newKeyRefusal(claimRequest, result.record().expiresAt(), claimStarted);
@@ -179,14 +179,15 @@ public class IdempotencyGate implements IdempotentRequest {
   /** Null when the claim won (the lifecycle now owns it), else the duplicate's answer. */
   private Response wonOrAnswered(ClaimResult result, Duration claimTime, boolean inTransaction) {
     IdempotencyRecord record = result.record();
-    life.keyExpires(record.expiresAt());
+    lifecycle.keyExpires(record.expiresAt());
     if (!result.won()) {
-      return answered(duplicates.answer(life.policy(), life.claimRequest(), record, claimTime));
+      return answered(
+          duplicates.answer(lifecycle.policy(), lifecycle.claimRequest(), record, claimTime));
     }
     if (inTransaction) {
-      life.claimedInTransaction(record);
+      lifecycle.claimedInTransaction(record);
     } else {
-      life.claimed(record.claimedKey());
+      lifecycle.claimed(record.claimedKey());
     }
     events.fire(new IdempotencyEvent(record.operation(), Outcome.CLAIMED, claimTime));
     return null;
@@ -213,29 +214,29 @@ public class IdempotencyGate implements IdempotentRequest {
    * all.
    */
   Object executeInTransaction(InvocationContext invocation) throws Exception {
-    if (life.phase() == RequestPhase.ADMITTED) {
+    if (lifecycle.phase() == RequestPhase.ADMITTED) {
       // Without a transaction (a method that is not @Transactional) the claim commits on its own.
       Response answer =
-          life.inTransaction() && claimsInTransaction(life.policy())
+          lifecycle.inTransaction() && claimsInTransaction(lifecycle.policy())
               ? claimInTransaction()
               : claimOnItsOwn();
       if (answer != null) {
         return answer;
       }
     }
-    if (life.phase() != RequestPhase.CLAIMED) {
+    if (lifecycle.phase() != RequestPhase.CLAIMED) {
       return invocation.proceed(); // no key to guard, or a nested call of a guarded one
     }
-    life.executing();
+    lifecycle.executing();
     try {
       Object result = invocation.proceed();
       // A remote operation has completed its key itself, through complete(Response).
-      return life.isCompleted() ? result : settlement.complete((Response) result);
+      return lifecycle.isCompleted() ? result : settlement.complete((Response) result);
     } catch (OutcomeUnknownException e) {
-      life.outcomeUnknown(e);
+      lifecycle.outcomeUnknown(e);
       throw e;
     } catch (ClaimLostException e) {
-      life.claimLost();
+      lifecycle.claimLost();
       throw e;
     }
   }
@@ -243,7 +244,7 @@ public class IdempotencyGate implements IdempotentRequest {
   /** {@link IdempotentRequest}: the claim this request owns, while it owns one. */
   @Override
   public Optional<ClaimedKey> claim() {
-    return life.phase().ownsClaim() ? Optional.of(life.claim()) : Optional.empty();
+    return lifecycle.phase().ownsClaim() ? Optional.of(lifecycle.claim()) : Optional.empty();
   }
 
   /**
@@ -251,21 +252,21 @@ public class IdempotencyGate implements IdempotentRequest {
    */
   @Override
   public Response complete(Response response) {
-    return life.claim() == null ? response : settlement.complete(response);
+    return lifecycle.claim() == null ? response : settlement.complete(response);
   }
 
   // ---------------------------------------------------------------- 4. Settle (response filter)
 
   /** Settles what the request left: the key's expiry on the answer, and an uncompleted claim. */
   void settle(ContainerRequestContext request, ContainerResponseContext response) {
-    RequestPhase phase = life.phase();
+    RequestPhase phase = lifecycle.phase();
     if (phase == RequestPhase.ADMITTED
-        && claimsInTransaction(life.policy())
+        && claimsInTransaction(lifecycle.policy())
         && !settings.localClaimReadFirst()) {
       // Refused before its claim (binding or validation failed): no read was made on the way in,
       // so the row that may bind the key is read now, on this path only, for its expiry.
-      ClaimRequest admitted = life.claimRequest();
-      life.keyExpires(
+      ClaimRequest admitted = lifecycle.claimRequest();
+      lifecycle.keyExpires(
           admission.expiryWithoutAClaim(
               admitted.tenant(), admitted.operation(), admitted.key(), admitted.ttl()));
     }
@@ -283,13 +284,13 @@ public class IdempotencyGate implements IdempotentRequest {
 
   /** The request is answered without running the method. */
   private Response answered(Response answer) {
-    life.answered();
+    lifecycle.answered();
     return answer;
   }
 
   /** As {@link #answered}, for an answer inside a transaction that must roll back. */
   private AnswerWithRollbackException answeredWithRollback(Response answer) {
-    life.answered();
+    lifecycle.answered();
     return new AnswerWithRollbackException(answer);
   }
 

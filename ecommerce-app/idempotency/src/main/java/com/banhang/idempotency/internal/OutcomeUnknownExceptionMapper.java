@@ -14,7 +14,7 @@ import jakarta.ws.rs.ext.Provider;
 public class OutcomeUnknownExceptionMapper implements ExceptionMapper<OutcomeUnknownException> {
 
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
 
   @Override
   public Response toResponse(OutcomeUnknownException e) {
@@ -22,7 +22,7 @@ public class OutcomeUnknownExceptionMapper implements ExceptionMapper<OutcomeUnk
         504,
         e.problemType(),
         e.getMessage() + "; it is being reconciled, retry later with the same key",
-        life.operation(),
-        life.expiresAt());
+        lifecycle.operation(),
+        lifecycle.expiresAt());
   }
 }

@@ -40,7 +40,7 @@ public class Settlement {
   @Inject IdempotencySettings settings;
   @Inject IdempotencyStore store;
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
   @Inject Event<IdempotencyEvent> events;
 
   /**
@@ -50,16 +50,16 @@ public class Settlement {
    * @throws ClaimLostException when this request no longer owns the key
    */
   Response complete(Response response) {
-    ClaimedKey claim = life.claim();
+    ClaimedKey claim = lifecycle.claim();
     StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
     boolean written =
-        life.claimedInTransaction() != null
-            ? store.completeInTransaction(life.claimedInTransaction(), stored)
+        lifecycle.claimedInTransaction() != null
+            ? store.completeInTransaction(lifecycle.claimedInTransaction(), stored)
             : store.complete(claim, stored);
     if (!written) {
       throw new ClaimLostException(claim);
     }
-    life.completedUncommitted(stored);
+    lifecycle.completedUncommitted(stored);
     events.fire(new IdempotencyEvent(claim.operation(), Outcome.COMPLETED));
     return StoredResponses.toResponse(stored);
   }
@@ -70,12 +70,12 @@ public class Settlement {
    * describe an effect that never happened.
    */
   void settle(RequestPhase phase, ContainerResponseContext response) {
-    if (life.expiresAt() != null) {
+    if (lifecycle.expiresAt() != null) {
       response
           .getHeaders()
           .putSingle(
               IdempotencyGate.EXPIRES_HEADER,
-              HTTP_DATE.format(life.expiresAt().atOffset(ZoneOffset.UTC)));
+              HTTP_DATE.format(lifecycle.expiresAt().atOffset(ZoneOffset.UTC)));
     }
     if (phase == RequestPhase.ADMITTED && response.getStatus() < 400) {
       // Admitted, then the method succeeded without the interceptors: the resource is not a CDI
@@ -83,7 +83,7 @@ public class Settlement {
       LOG.severe(
           () ->
               "@Idempotent method of "
-                  + life.operation()
+                  + lifecycle.operation()
                   + " ran without its interceptor; make the resource class a CDI bean");
     }
     if (phase == RequestPhase.ROLLED_BACK && response.getStatus() < 400) {
@@ -93,8 +93,8 @@ public class Settlement {
               IdempotencyProblem.OPERATION_ROLLED_BACK,
               "the operation's transaction was rolled back and nothing was done; retry with the"
                   + " same key",
-              life.operation(),
-              life.expiresAt()),
+              lifecycle.operation(),
+              lifecycle.expiresAt()),
           null,
           MediaType.valueOf(IdempotencyProblems.MEDIA_TYPE));
     }
@@ -108,21 +108,21 @@ public class Settlement {
       }
     } catch (IdempotencyStoreUnavailableException e) {
       // The answer is already decided; the lease (local) or reconciliation (remote) ends the claim.
-      LOG.log(Level.WARNING, "could not settle a claim of " + life.operation(), e);
+      LOG.log(Level.WARNING, "could not settle a claim of " + lifecycle.operation(), e);
     }
   }
 
   /** The remote effect may have happened: retries get the operation's 409 until reconciled. */
   private void markOutcomeUnknown(ContainerResponseContext response) {
-    ClaimedKey claim = life.claim();
-    OutcomeUnknownException unknown = life.outcomeUnknownCause();
+    ClaimedKey claim = lifecycle.claim();
+    OutcomeUnknownException unknown = lifecycle.outcomeUnknownCause();
     byte[] problem =
         problems.outcomeUnknownBody(
             409,
             unknown.problemType(),
             unknown.getMessage() + "; it is being reconciled, retry later with the same key",
             claim.operation(),
-            life.expiresAt());
+            lifecycle.expiresAt());
     store.markOutcomeUnknown(
         claim,
         new StoredResponse(409, Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
@@ -136,25 +136,26 @@ public class Settlement {
    * releases the key so that a retry runs again.
    */
   private void releaseOrStoreRejection(RequestPhase phase, ContainerResponseContext response) {
-    ClaimedKey claim = life.claim();
+    ClaimedKey claim = lifecycle.claim();
     int status = response.getStatus();
     if (phase != RequestPhase.CLAIMED && status >= 400 && status < 500) {
       StoredResponse stored =
           StoredResponses.capture(toResponse(response), settings.storedHeaders());
       if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
         response.setEntity(stored.body());
-        life.rejectionStored(stored);
+        lifecycle.rejectionStored(stored);
         events.fire(new IdempotencyEvent(claim.operation(), Outcome.REJECTION_STORED));
       }
       return;
     }
     if (store.release(claim)) {
       events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
-      life.released();
-    } else if (life.claimedInTransaction() != null) {
-      life.released(); // its transaction rolled back and took the claim with it: no row to free
+      lifecycle.released();
+    } else if (lifecycle.claimedInTransaction() != null) {
+      lifecycle
+          .released(); // its transaction rolled back and took the claim with it: no row to free
     } else {
-      life.claimLost(); // another attempt owns the key by now
+      lifecycle.claimLost(); // another attempt owns the key by now
     }
   }
 
@@ -164,12 +165,12 @@ public class Settlement {
    * that owns the key by now is left alone.
    */
   private boolean storeRejectionOfARolledBackClaim(StoredResponse stored) {
-    if (life.claimedInTransaction() == null) {
+    if (lifecycle.claimedInTransaction() == null) {
       return false;
     }
     ClaimResult again;
     try {
-      again = store.claim(life.claimRequest());
+      again = store.claim(lifecycle.claimRequest());
     } catch (KeyBusyException e) {
       return false;
     }

@@ -12,13 +12,13 @@ public class StoreUnavailableExceptionMapper
     implements ExceptionMapper<IdempotencyStoreUnavailableException> {
 
   @Inject IdempotencyProblems problems;
-  @Inject RequestLifecycle life;
+  @Inject RequestLifecycle lifecycle;
 
   @Override
   public Response toResponse(IdempotencyStoreUnavailableException e) {
     return problems.storeUnavailable(
         "the result of this request could not be recorded; retry later with the same key",
-        life.operation(),
-        life.expiresAt());
+        lifecycle.operation(),
+        lifecycle.expiresAt());
   }
 }

@@ -194,8 +194,8 @@ class ComparisonSwitchTest {
 
     assertThat(request.aborted).isNull();
     // Nothing admitted: both interceptors pass straight through.
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.UNGUARDED);
-    assertThat(gate.life.claim()).isNull();
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(gate.lifecycle.claim()).isNull();
     assertThat(headers).doesNotContainKey(IdempotencyGate.EXPIRES_HEADER);
     assertThat(rows()).isZero();
   }
@@ -211,7 +211,7 @@ class ComparisonSwitchTest {
     filter.filter(context, response(201, headers));
 
     assertThat(request.aborted).isNull();
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ADMITTED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ADMITTED);
     assertThat(headers).containsKey(IdempotencyGate.EXPIRES_HEADER);
   }
 
@@ -259,7 +259,7 @@ class ComparisonSwitchTest {
       filter.filter(context, response(201, headers));
 
       assertThat(request.aborted).as(key).isNull();
-      assertThat(gate.life.phase()).as(key).isEqualTo(RequestPhase.UNGUARDED);
+      assertThat(gate.lifecycle.phase()).as(key).isEqualTo(RequestPhase.UNGUARDED);
       assertThat(headers).as(key).doesNotContainKey(IdempotencyGate.EXPIRES_HEADER);
     }
     assertThat(rows()).isZero();

@@ -126,7 +126,7 @@ final class GateFixtures {
     gate.events = gate.admission.events = gate.duplicates.events = events;
     gate.settlement.events = events;
     store(gate, store);
-    life(gate, new RequestLifecycle());
+    lifecycle(gate, new RequestLifecycle());
     return gate;
   }
 
@@ -135,9 +135,12 @@ final class GateFixtures {
     gate.store = gate.admission.store = gate.duplicates.store = gate.settlement.store = store;
   }
 
-  /** Starts a new request on the gate: {@code life} is that request's lifecycle everywhere. */
-  static void life(IdempotencyGate gate, RequestLifecycle life) {
-    gate.life = gate.admission.life = gate.duplicates.life = gate.settlement.life = life;
+  /** Starts a new request on the gate: {@code lifecycle} is that request's lifecycle everywhere. */
+  static void lifecycle(IdempotencyGate gate, RequestLifecycle lifecycle) {
+    gate.lifecycle = lifecycle;
+    gate.admission.lifecycle = lifecycle;
+    gate.duplicates.lifecycle = lifecycle;
+    gate.settlement.lifecycle = lifecycle;
   }
 
   /** An invocation of a method that returns {@code result}, as an interceptor sees it. */

@@ -155,7 +155,7 @@ class IdempotencyCredentialHeadersTest {
   private Exchange exchange(Idempotent policy, Method method, String key) throws Exception {
     Exchange exchange = new Exchange();
     RequestLifecycle state = new RequestLifecycle();
-    GateFixtures.life(gate, state);
+    GateFixtures.lifecycle(gate, state);
     FakeRequest fake = new FakeRequest("carol", key, "{\"name\":\"w\"}");
     ContainerRequestContext request = fake.context();
     gate.admit(policy, request);

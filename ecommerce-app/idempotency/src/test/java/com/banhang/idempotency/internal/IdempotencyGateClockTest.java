@@ -47,7 +47,7 @@ class IdempotencyGateClockTest {
     Response answer = send(behind, SideEffects.LOCAL);
 
     assertThat(answer).as("a retry after expiry is a new request").isNull();
-    assertThat(behind.life.claim().attempt()).isEqualTo(2);
+    assertThat(behind.lifecycle.claim().attempt()).isEqualTo(2);
   }
 
   @Test
@@ -91,7 +91,7 @@ class IdempotencyGateClockTest {
     assertThat(send(onTime, sideEffects)).isNull();
     assertThat(
             onTime.store.complete(
-                onTime.life.claim(),
+                onTime.lifecycle.claim(),
                 new StoredResponse(
                     201, Map.of("Content-Type", "application/json"), "{}".getBytes(UTF_8))))
         .isTrue();
@@ -125,7 +125,7 @@ class IdempotencyGateClockTest {
    */
   private static Response send(IdempotencyGate gate, SideEffects sideEffects) {
     FakeRequest request = new FakeRequest("carol", KEY, BODY);
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     gate.admit(GateFixtures.policy("widgets.create", sideEffects), request.context());
     if (request.aborted != null) {
       return request.aborted;

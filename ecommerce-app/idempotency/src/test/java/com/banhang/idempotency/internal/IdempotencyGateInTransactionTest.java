@@ -80,7 +80,7 @@ class IdempotencyGateInTransactionTest {
 
   /** The filter, then the claim as the interceptor makes it inside the transaction. */
   private static Response admitAndClaim(IdempotencyGate gate, String key, String body) {
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     FakeRequest request = new FakeRequest("carol", key, body);
     gate.admit(POLICY, request.context());
     assertThat(request.aborted).as("nothing is answered before the claim").isNull();
@@ -108,7 +108,7 @@ class IdempotencyGateInTransactionTest {
     IdempotencyGate gate = gate(tx);
 
     assertThat(admitAndClaim(gate, "k1", "{\"a\":1}")).isNull();
-    assertThat(gate.life.claimedInTransaction()).isNotNull();
+    assertThat(gate.lifecycle.claimedInTransaction()).isNotNull();
     assertThat(row("k1")).as("not visible before the commit").isNull();
     gate.executeInTransaction(GateFixtures.returning(created("w1")));
     tx.commit();
@@ -138,7 +138,7 @@ class IdempotencyGateInTransactionTest {
     assertThat(replay.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
     assertThat(new String((byte[]) replay.getEntity(), UTF_8)).isEqualTo("{\"id\":\"w1\"}");
     assertThat(reused.getStatus()).isEqualTo(422);
-    assertThat(retry.life.claimedInTransaction()).isNull();
+    assertThat(retry.lifecycle.claimedInTransaction()).isNull();
   }
 
   @Test
@@ -152,10 +152,10 @@ class IdempotencyGateInTransactionTest {
 
     IdempotencyGate readFirst = gate(transaction());
     readFirst.settings.localClaimReadFirst = true;
-    readFirst.life = new RequestLifecycle();
+    GateFixtures.lifecycle(readFirst, new RequestLifecycle());
     FakeRequest retry = new FakeRequest("carol", "k1", "{\"a\":1}");
     readFirst.admit(POLICY, retry.context());
-    readFirst.life = new RequestLifecycle();
+    GateFixtures.lifecycle(readFirst, new RequestLifecycle());
     FakeRequest fresh = new FakeRequest("carol", "k2", "{\"a\":1}");
     readFirst.admit(POLICY, fresh.context());
 
@@ -163,7 +163,7 @@ class IdempotencyGateInTransactionTest {
     assertThat(retry.aborted.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
     assertThat(fresh.aborted).isNull();
     assertThat(readFirst.claimInTransaction()).isNull();
-    assertThat(readFirst.life.claimedInTransaction()).isNotNull();
+    assertThat(readFirst.lifecycle.claimedInTransaction()).isNotNull();
   }
 
   @Test
@@ -242,7 +242,7 @@ class IdempotencyGateInTransactionTest {
     Connection tx = transaction();
     IdempotencyGate gate = gate(tx);
     admitAndClaim(gate, "k1", "{\"a\":1}");
-    gate.life.executing();
+    gate.lifecycle.executing();
     // The method threw a business rejection: its transaction, and the claim in it, roll back.
     tx.rollback();
     assertThat(row("k1")).isNull();
@@ -261,7 +261,7 @@ class IdempotencyGateInTransactionTest {
     Connection tx = transaction();
     IdempotencyGate gate = gate(tx);
     admitAndClaim(gate, "k1", "{\"a\":1}");
-    gate.life.executing();
+    gate.lifecycle.executing();
     tx.rollback();
     GateFixtures.store(gate, JdbcIdempotencyStore.forDataSource(dataSource));
 

@@ -78,7 +78,7 @@ class IdempotencyGateTest {
    */
   private FakeRequest admit(IdempotencyGate gate, String user, String key, String body) {
     FakeRequest request = new FakeRequest(user, key, body);
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     gate.admit(POLICY, request.context());
     return request;
   }
@@ -183,7 +183,7 @@ class IdempotencyGateTest {
     for (String key : List.of("k1", "k2")) {
       assertThat(send(gate, "carol", key, "{}").aborted).isNull();
       gate.store.complete(
-          gate.life.claim(),
+          gate.lifecycle.claim(),
           new StoredResponse(
               201, Map.of("Content-Type", "application/json"), "{}".getBytes(UTF_8)));
     }
@@ -213,7 +213,7 @@ class IdempotencyGateTest {
     IdempotencyGate plain = gate(ResponseBodyCipher.NONE);
     send(plain, "carol", "k1", "{}");
     plain.store.complete(
-        plain.life.claim(),
+        plain.lifecycle.claim(),
         new StoredResponse(
             201, Map.of("Content-Type", "application/json"), "{\"id\":1}".getBytes(UTF_8)));
 
@@ -243,7 +243,7 @@ class IdempotencyGateTest {
     FakeRequest fixed = send(gate, "carol", "k1", "{\"quantity\":2}");
 
     assertThat(fixed.aborted).isNull();
-    assertThat(gate.life.claim()).isNotNull();
+    assertThat(gate.lifecycle.claim()).isNotNull();
     assertThat(rows()).isEqualTo(1);
     assertThat(events)
         .extracting(IdempotencyEvent::outcome)
@@ -259,7 +259,7 @@ class IdempotencyGateTest {
     List<String> ran = new ArrayList<>();
 
     admit(gate, "carol", "k1", "{}");
-    RequestLifecycle first = gate.life;
+    RequestLifecycle first = gate.lifecycle;
     Object firstAnswer =
         interceptor.claimBeforeTransaction(
             invocation(
@@ -278,7 +278,7 @@ class IdempotencyGateTest {
                   return Response.status(201).build();
                 }));
 
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     Object unkeyed =
         interceptor.claimBeforeTransaction(
             invocation(
@@ -317,7 +317,7 @@ class IdempotencyGateTest {
     // A key that a completed row binds: that row's expiry, also for a body refused before reading
     // it.
     send(gate, "carol", "k3", "{}");
-    gate.store.complete(gate.life.claim(), created());
+    gate.store.complete(gate.lifecycle.claim(), created());
     Instant stored = expireIn("k3", Duration.ofHours(1));
     assertThat(assertStatesExpiry(gate, send(gate, "carol", "k3", "{\"a\":[{\"b\":[1]}]}"), 400))
         .isEqualTo(stored);
@@ -327,7 +327,7 @@ class IdempotencyGateTest {
   void reusedKey_422_statesTheStoredRowsExpiry() throws Exception {
     IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
     send(gate, "carol", "k1", "{}");
-    gate.store.complete(gate.life.claim(), created());
+    gate.store.complete(gate.lifecycle.claim(), created());
     Instant stored = expireIn("k1", Duration.ofHours(1));
 
     assertThat(assertStatesExpiry(gate, send(gate, "carol", "k1", "{\"other\":1}"), 422))
@@ -352,7 +352,7 @@ class IdempotencyGateTest {
       throws Exception {
     IdempotencyGate plain = gate(ResponseBodyCipher.NONE);
     send(plain, "carol", "k1", "{}");
-    plain.store.complete(plain.life.claim(), created());
+    plain.store.complete(plain.lifecycle.claim(), created());
     Instant stored = expireIn("k1", Duration.ofHours(1));
     IdempotencyGate encrypted = gate(ResponseBodyCipher.aesGcm(KEY));
 

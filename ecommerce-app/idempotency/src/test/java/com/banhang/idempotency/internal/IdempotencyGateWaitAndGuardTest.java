@@ -46,7 +46,7 @@ class IdempotencyGateWaitAndGuardTest {
   /** The filter, then the claim before the transaction: null when this request won the key. */
   private static Response send(IdempotencyGate gate, String key) {
     FakeRequest request = new FakeRequest("dora", key, BODY);
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     gate.admit(REMOTE, request.context());
     return request.aborted != null ? request.aborted : gate.claimOnItsOwn();
   }
@@ -57,7 +57,7 @@ class IdempotencyGateWaitAndGuardTest {
         JdbcIdempotencyStore.forDataSource(GateFixtures.migratedH2("in-progress-wait"));
     IdempotencyGate first = gate(store, Duration.ZERO);
     assertThat(send(first, "wait-1")).as("the first request wins the key").isNull();
-    ClaimedKey claim = first.life.claim();
+    ClaimedKey claim = first.lifecycle.claim();
 
     // The first attempt completes 300 ms into the duplicate's wait of up to 10 s.
     CompletableFuture<Boolean> completion =
@@ -98,9 +98,9 @@ class IdempotencyGateWaitAndGuardTest {
     FakeTransactions transactions = new FakeTransactions(store);
     IdempotencyGate gate = gate(store, Duration.ZERO);
     FakeRequest request = new FakeRequest("dora", "guard-1", BODY);
-    RequestLifecycle life = new RequestLifecycle();
-    life.transactions = transactions;
-    GateFixtures.life(gate, life);
+    RequestLifecycle lifecycle = new RequestLifecycle();
+    lifecycle.transactions = transactions;
+    GateFixtures.lifecycle(gate, lifecycle);
     gate.admit(REMOTE, request.context());
 
     transactions.begin();

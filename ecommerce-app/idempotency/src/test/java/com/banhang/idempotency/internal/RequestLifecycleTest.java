@@ -73,12 +73,12 @@ class RequestLifecycleTest {
 
   @Test
   void aMoveOutOfOrder_throws_andLeavesThePhase() {
-    RequestLifecycle life = new RequestLifecycle();
+    RequestLifecycle lifecycle = new RequestLifecycle();
 
-    assertThatThrownBy(life::executing)
+    assertThatThrownBy(lifecycle::executing)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("UNGUARDED to EXECUTING");
-    assertThat(life.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(lifecycle.phase()).isEqualTo(RequestPhase.UNGUARDED);
   }
 
   // ---------------------------------------------------------------- UNGUARDED
@@ -91,7 +91,7 @@ class RequestLifecycleTest {
 
     assertThat(request.aborted).isNull();
     assertThat(((Response) result).getStatus()).isEqualTo(201);
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.UNGUARDED);
     assertThat(store.size()).isZero();
   }
 
@@ -128,7 +128,7 @@ class RequestLifecycleTest {
 
     assertThat(answer.getStatus()).isEqualTo(503);
     assertThat(answer.getHeaderString("Retry-After")).isNotNull();
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ANSWERED);
   }
 
   // ---------------------------------------------------------------- ADMITTED
@@ -138,15 +138,15 @@ class RequestLifecycleTest {
     Idempotent remote = policy(SideEffects.REMOTE, true);
     assertThat(admit(remote, "alice", "k1", "{}")).isNull();
     assertThat(claimBeforeTransaction()).isNull();
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.CLAIMED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.CLAIMED);
 
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     assertThat(admit(remote, "alice", "k1", "{}")).isNull();
     Response duplicate = (Response) claimBeforeTransaction();
 
     assertThat(duplicate.getStatus()).isEqualTo(409);
     assertThat(problemType(duplicate)).endsWith("idempotency-key-in-use");
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ANSWERED);
   }
 
   @Test
@@ -155,7 +155,7 @@ class RequestLifecycleTest {
     settings.config = new com.banhang.idempotency.MapConfig(config);
     runLocal("k1", "{}", () -> created("w1"));
 
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(policy(SideEffects.LOCAL, true), "alice", "k2", "{}");
     transactions.begin();
     Callable<Object> method = () -> created("w2");
@@ -165,7 +165,7 @@ class RequestLifecycleTest {
             e -> assertThat(e.answer().getStatus()).isEqualTo(429));
     transactions.rollback();
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ANSWERED);
     assertThat(store.find("alice", "widgets.create", "k2")).isEmpty();
   }
 
@@ -177,7 +177,7 @@ class RequestLifecycleTest {
     Response first = runLocal("k1", "{\"a\":1}", () -> created("w1"));
 
     assertThat(first.getStatus()).isEqualTo(201);
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
     IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
     assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
     assertThat(row.response().headers()).containsEntry("Location", "/widgets/w1");
@@ -204,7 +204,7 @@ class RequestLifecycleTest {
                 }));
 
     assertThat(((Response) answer).getStatus()).isEqualTo(201);
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
     assertThat(request.claim()).isEmpty();
     assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().completed()).isTrue();
   }
@@ -216,7 +216,7 @@ class RequestLifecycleTest {
     admit(policy(SideEffects.LOCAL, true), "alice", "k1", "{}");
     transactions.begin();
     gate.executeInTransaction(invocation(() -> created("w1")));
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED_UNCOMMITTED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED_UNCOMMITTED);
     transactions.rollback(); // a failed commit
 
     ResponseContext response = new ResponseContext(201);
@@ -224,7 +224,7 @@ class RequestLifecycleTest {
 
     assertThat(response.status).isEqualTo(500);
     assertThat(new String((byte[]) response.entity, UTF_8)).contains("operation-rolled-back");
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.RELEASED);
     assertThat(store.find("alice", "widgets.create", "k1")).isEmpty();
   }
 
@@ -249,7 +249,7 @@ class RequestLifecycleTest {
     ResponseContext response = new ResponseContext(504);
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), response.context());
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.OUTCOME_UNKNOWN);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.OUTCOME_UNKNOWN);
     IdempotencyRecord row = store.find("alice", "widgets.create", "p1").orElseThrow();
     assertThat(row.status()).isEqualTo(RecordStatus.PROCESSING);
     assertThat(row.outcomeUnknown()).isTrue();
@@ -267,7 +267,7 @@ class RequestLifecycleTest {
 
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
     IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
     assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
     assertThat(row.response().status()).isEqualTo(409);
@@ -282,13 +282,13 @@ class RequestLifecycleTest {
     transactions.begin();
     gate.executeInTransaction(invocation(() -> created("w1")));
     transactions.rollback();
-    RequestLifecycle first = gate.life;
+    RequestLifecycle first = gate.lifecycle;
     store.advance(Duration.ofMinutes(1));
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).as("a retry takes the expired lease over").isNull();
 
-    GateFixtures.life(gate, first);
+    GateFixtures.lifecycle(gate, first);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(201).context());
 
     assertThat(first.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
@@ -299,11 +299,11 @@ class RequestLifecycleTest {
   void claimed_toClaimLost_whenReconciliationSettledTheKeyFirst() throws Exception {
     admit(policy(SideEffects.REMOTE, true), "alice", "p1", "{}");
     claimBeforeTransaction();
-    store.release(gate.life.claim()); // reconciliation released it while this request stalled
+    store.release(gate.lifecycle.claim()); // reconciliation released it while this request stalled
 
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
     assertThat(events).extracting(IdempotencyEvent::outcome).doesNotContain(Outcome.RELEASED);
   }
 
@@ -325,7 +325,7 @@ class RequestLifecycleTest {
         .isInstanceOf(OutcomeUnknownException.class);
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(504).context());
 
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(remote, "alice", "p1", "{}");
     Response retry = (Response) claimBeforeTransaction();
 
@@ -340,15 +340,15 @@ class RequestLifecycleTest {
     settings.localClaim = "before-transaction";
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
-    RequestLifecycle slow = gate.life;
+    RequestLifecycle slow = gate.lifecycle;
 
     store.advance(Duration.ofMinutes(1)); // the slow worker's 30 s lease runs out
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).as("the retry takes the key over").isNull();
-    assertThat(gate.life.claim().attempt()).isEqualTo(2);
+    assertThat(gate.lifecycle.claim().attempt()).isEqualTo(2);
 
-    GateFixtures.life(gate, slow);
+    GateFixtures.lifecycle(gate, slow);
     assertThatThrownBy(() -> gate.executeInTransaction(invocation(() -> created("w1"))))
         .isInstanceOf(ClaimLostException.class);
     assertThat(slow.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
@@ -370,11 +370,11 @@ class RequestLifecycleTest {
         .isInstanceOf(IllegalStateException.class);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(500).context());
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
-    GateFixtures.life(gate, new RequestLifecycle());
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.RELEASED);
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
-    assertThat(gate.life.claim().attempt()).isEqualTo(2);
+    assertThat(gate.lifecycle.claim().attempt()).isEqualTo(2);
   }
 
   @Test
@@ -393,8 +393,8 @@ class RequestLifecycleTest {
         .isInstanceOf(IllegalArgumentException.class);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.COMPLETED);
-    GateFixtures.life(gate, new RequestLifecycle());
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     Response replay = admit(local, "alice", "k1", "{}");
     assertThat(replay.getStatus()).isEqualTo(409);
     assertThat(replay.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
@@ -406,7 +406,7 @@ class RequestLifecycleTest {
     claimBeforeTransaction(); // then @Transactional could not begin: the method never ran
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
 
-    assertThat(gate.life.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.RELEASED);
     assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().status())
         .isEqualTo(RecordStatus.RELEASED);
   }
@@ -418,7 +418,7 @@ class RequestLifecycleTest {
     assertThat(gate.claimOnItsOwn()).isNull(); // then the server died
     store.advance(Duration.ofMinutes(1));
 
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(remote, "alice", "p1", "{}");
     Response retry = gate.claimOnItsOwn();
 
@@ -430,9 +430,10 @@ class RequestLifecycleTest {
 
   /** The request filter: null when admitted, else its answer. */
   private Response admit(Idempotent policy, String user, String key, String body) {
-    GateFixtures.life(
-        gate, gate.life.phase() == RequestPhase.UNGUARDED ? gate.life : new RequestLifecycle());
-    gate.life.transactions = transactions;
+    GateFixtures.lifecycle(
+        gate,
+        gate.lifecycle.phase() == RequestPhase.UNGUARDED ? gate.lifecycle : new RequestLifecycle());
+    gate.lifecycle.transactions = transactions;
     FakeRequest request = new FakeRequest(user, key, body);
     gate.admit(policy, request.context());
     return request.aborted;
@@ -450,7 +451,7 @@ class RequestLifecycleTest {
 
   /** A local request from filter to commit, its method returning {@code result}. */
   private Response runLocal(String key, String body, Callable<Object> result) throws Exception {
-    GateFixtures.life(gate, new RequestLifecycle());
+    GateFixtures.lifecycle(gate, new RequestLifecycle());
     assertThat(admit(policy(SideEffects.LOCAL, true), "alice", key, body)).isNull();
     return (Response) invokeInTransaction(result, true);
   }
