@@ -10,6 +10,7 @@ import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.SideEffects;
+import com.banhang.idempotency.internal.RequestLifecycle.Phase;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
@@ -28,9 +29,9 @@ import java.util.Optional;
 /**
  * The idempotency algorithm around one request, as a script of its phases in the order they happen:
  * admit, claim, run, settle. The filter and the two interceptors only call in here; {@link
- * RequestLifecycle} records where the request stands ({@link RequestPhase} lists the phases, their
- * transitions and what a retry finds after a crash in each). The work of each phase is in {@link
- * Admission}, {@link DuplicateAnswers} and {@link Settlement}.
+ * RequestLifecycle} records where the request stands ({@link RequestLifecycle.Phase} lists the
+ * phases, their transitions and what a retry finds after a crash in each). The work of each phase
+ * is in {@link Admission}, {@link DuplicateAnswers} and {@link Settlement}.
  *
  * <ol>
  *   <li><b>Admit</b> (request filter, before JAX-RS binds the parameters): the key and the
@@ -105,7 +106,7 @@ public class IdempotencyGate implements IdempotentRequest {
    * claim commits on its own here, visible to duplicates before the other system is called.
    */
   Object claimBeforeTransaction(InvocationContext invocation) throws Exception {
-    if (lifecycle.phase() != RequestPhase.ADMITTED || claimsInTransaction(lifecycle.policy())) {
+    if (lifecycle.phase() != Phase.ADMITTED || claimsInTransaction(lifecycle.policy())) {
       return invocation.proceed();
     }
     Response answer = claimOnItsOwn();
@@ -214,7 +215,7 @@ public class IdempotencyGate implements IdempotentRequest {
    * all.
    */
   Object executeInTransaction(InvocationContext invocation) throws Exception {
-    if (lifecycle.phase() == RequestPhase.ADMITTED) {
+    if (lifecycle.phase() == Phase.ADMITTED) {
       // Without a transaction (a method that is not @Transactional) the claim commits on its own.
       Response answer =
           lifecycle.inTransaction() && claimsInTransaction(lifecycle.policy())
@@ -224,7 +225,7 @@ public class IdempotencyGate implements IdempotentRequest {
         return answer;
       }
     }
-    if (lifecycle.phase() != RequestPhase.CLAIMED) {
+    if (lifecycle.phase() != Phase.CLAIMED) {
       return invocation.proceed(); // no key to guard, or a nested call of a guarded one
     }
     lifecycle.executing();
@@ -259,8 +260,8 @@ public class IdempotencyGate implements IdempotentRequest {
 
   /** Settles what the request left: the key's expiry on the answer, and an uncompleted claim. */
   void settle(ContainerRequestContext request, ContainerResponseContext response) {
-    RequestPhase phase = lifecycle.phase();
-    if (phase == RequestPhase.ADMITTED
+    Phase phase = lifecycle.phase();
+    if (phase == Phase.ADMITTED
         && claimsInTransaction(lifecycle.policy())
         && !settings.localClaimReadFirst()) {
       // Refused before its claim (binding or validation failed): no read was made on the way in,
@@ -273,11 +274,7 @@ public class IdempotencyGate implements IdempotentRequest {
     settlement.settle(phase, response);
   }
 
-  /**
-   * Whether {@code policy}'s key is claimed inside the operation's own transaction rather than
-   * before it: local operations, unless configured otherwise (docs/performance.md, "One commit per
-   * new key").
-   */
+  /** Local operations claim inside their transaction, unless configured otherwise. */
   boolean claimsInTransaction(Idempotent policy) {
     return policy.sideEffects() == SideEffects.LOCAL && settings.localClaimInTransaction();
   }

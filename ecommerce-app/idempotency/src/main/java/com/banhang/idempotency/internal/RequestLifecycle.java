@@ -12,11 +12,14 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * One request's life as {@link RequestPhase}s, and what it has learnt on the way (its policy, its
- * claim, the key's expiry, the stored response). Only {@link IdempotencyGate} moves it; every move
- * is checked against the allowed transitions, so a step out of order fails loudly instead of
+ * One request's life as {@link Phase}s, and what it has learnt on the way (its policy, its claim,
+ * the key's expiry, the stored response). Only {@link IdempotencyGate} moves it; every move is
+ * checked against the allowed transitions, so a step out of order fails loudly instead of
  * corrupting a key. The exception mappers read it to word their answers.
  */
 @RequestScoped
@@ -26,7 +29,7 @@ public class RequestLifecycle {
   TransactionSynchronizationRegistry transactions;
 
   // Volatile: a transaction's completion may be reported on another thread (a timeout reaper).
-  private volatile RequestPhase phase = RequestPhase.UNGUARDED;
+  private volatile Phase phase = Phase.UNGUARDED;
   private String operation;
   private Instant expiresAt;
   private Idempotent policy;
@@ -37,12 +40,12 @@ public class RequestLifecycle {
   private volatile StoredResponse stored;
   private OutcomeUnknownException outcomeUnknown;
 
-  RequestPhase phase() {
+  Phase phase() {
     return phase;
   }
 
-  private void moveTo(RequestPhase next) {
-    RequestPhase current = phase;
+  private void moveTo(Phase next) {
+    Phase current = phase;
     if (!current.mayMoveTo(next)) {
       throw new IllegalStateException(
           "idempotent request of " + operation + " cannot go from " + current + " to " + next);
@@ -65,7 +68,7 @@ public class RequestLifecycle {
 
   /** Let through the request filter; {@code newKey}: the key had no row when it looked. */
   void admitted(Idempotent policy, ClaimRequest request, boolean newKey) {
-    moveTo(RequestPhase.ADMITTED);
+    moveTo(Phase.ADMITTED);
     this.policy = policy;
     this.claimRequest = request;
     this.newKey = newKey;
@@ -73,12 +76,12 @@ public class RequestLifecycle {
 
   /** Answered without running the method. */
   void answered() {
-    moveTo(RequestPhase.ANSWERED);
+    moveTo(Phase.ANSWERED);
   }
 
   /** Won the key with a claim committed on its own. */
   void claimed(ClaimedKey claim) {
-    moveTo(RequestPhase.CLAIMED);
+    moveTo(Phase.CLAIMED);
     this.claim = claim;
   }
 
@@ -87,25 +90,25 @@ public class RequestLifecycle {
    * of it is written yet, or only in that transaction, and it ends with that transaction.
    */
   void claimedInTransaction(IdempotencyRecord claimed) {
-    moveTo(RequestPhase.CLAIMED);
+    moveTo(Phase.CLAIMED);
     this.claim = claimed.claimedKey();
     this.claimedInTransaction = claimed;
   }
 
   void executing() {
-    moveTo(RequestPhase.EXECUTING);
+    moveTo(Phase.EXECUTING);
   }
 
   /**
    * The key was completed with {@code response} in the current transaction. Until that transaction
-   * commits the completion is not real: a rollback forgets it ({@link RequestPhase#ROLLED_BACK}).
-   * Without a transaction the completion committed on its own.
+   * commits the completion is not real: a rollback forgets it ({@link Phase#ROLLED_BACK}). Without
+   * a transaction the completion committed on its own.
    */
   void completedUncommitted(StoredResponse response) {
-    moveTo(RequestPhase.COMPLETED_UNCOMMITTED);
+    moveTo(Phase.COMPLETED_UNCOMMITTED);
     stored = response;
     if (transactions == null || transactions.getTransactionKey() == null) {
-      moveTo(RequestPhase.COMPLETED);
+      moveTo(Phase.COMPLETED);
       return;
     }
     transactions.registerInterposedSynchronization(
@@ -116,10 +119,10 @@ public class RequestLifecycle {
           @Override
           public void afterCompletion(int status) {
             if (status == Status.STATUS_COMMITTED) {
-              moveTo(RequestPhase.COMPLETED);
+              moveTo(Phase.COMPLETED);
             } else {
               stored = null;
-              moveTo(RequestPhase.ROLLED_BACK);
+              moveTo(Phase.ROLLED_BACK);
             }
           }
         });
@@ -127,28 +130,28 @@ public class RequestLifecycle {
 
   /** A business rejection, stored as the key's final answer after the method failed. */
   void rejectionStored(StoredResponse response) {
-    moveTo(RequestPhase.COMPLETED);
+    moveTo(Phase.COMPLETED);
     stored = response;
   }
 
   void outcomeUnknown(OutcomeUnknownException e) {
-    moveTo(RequestPhase.OUTCOME_UNKNOWN);
+    moveTo(Phase.OUTCOME_UNKNOWN);
     outcomeUnknown = e;
   }
 
   void claimLost() {
-    moveTo(RequestPhase.CLAIM_LOST);
+    moveTo(Phase.CLAIM_LOST);
   }
 
   void released() {
-    moveTo(RequestPhase.RELEASED);
+    moveTo(Phase.RELEASED);
   }
 
   // ---- What the phases and the gate read.
 
   /** Whether the method's response is stored (committed, or in its still open transaction). */
   boolean isCompleted() {
-    return phase == RequestPhase.COMPLETED_UNCOMMITTED || phase == RequestPhase.COMPLETED;
+    return phase == Phase.COMPLETED_UNCOMMITTED || phase == Phase.COMPLETED;
   }
 
   /** A JTA transaction is active on this thread. */
@@ -192,5 +195,118 @@ public class RequestLifecycle {
 
   OutcomeUnknownException outcomeUnknownCause() {
     return outcomeUnknown;
+  }
+
+  /**
+   * The phases of one request's life, and the only transitions allowed between them. Each phase
+   * names its recovery point: what the key's row says, and so what a retry finds, if the server
+   * dies in that phase (docs/idempotency.md).
+   *
+   * <pre>
+   * UNGUARDED ─▶ ADMITTED ─▶ CLAIMED ─▶ EXECUTING ─▶ COMPLETED_UNCOMMITTED ─▶ COMPLETED
+   *     │            │           │          │  │  │                 │
+   *     ▼            ▼           ▼          │  │  └▶ CLAIM_LOST     └▶ ROLLED_BACK ─▶ RELEASED
+   *  ANSWERED     ANSWERED    RELEASED      │  └▶ OUTCOME_UNKNOWN                 └▶ COMPLETED
+   *                                         └▶ RELEASED, or COMPLETED (a stored rejection)
+   * </pre>
+   *
+   * <p>{@code ROLLED_BACK} may also go on to {@code OUTCOME_UNKNOWN} or {@code CLAIM_LOST}; the
+   * table {@link #NEXT} is the whole truth.
+   */
+  enum Phase {
+
+    /**
+     * Nothing to guard (yet): the request carried no key where one is optional, or the method was
+     * called outside a request. Recovery point: none, nothing is written for it.
+     */
+    UNGUARDED,
+
+    /**
+     * Key read and valid, body fingerprinted, not answered by the first read; waiting for JAX-RS to
+     * bind and validate the parameters before the claim. Recovery point: nothing written; a retry
+     * runs as new.
+     */
+    ADMITTED,
+
+    /**
+     * Answered without running the method: a refusal (400, 401, 413, 429, 503), a replay, 422 for a
+     * reused key, 409 for a running one. Final; nothing of this request is written.
+     */
+    ANSWERED,
+
+    /**
+     * This request owns the key. Recovery point "started": a remote operation's claim row is
+     * committed in processing (a retry gets 409 until its lease runs out, then "outcome unknown");
+     * a local operation's claim lives in its transaction only (a crash leaves nothing).
+     */
+    CLAIMED,
+
+    /** The method is running. Recovery point: as {@link #CLAIMED}. */
+    EXECUTING,
+
+    /**
+     * The method's response is stored in its transaction, which has not committed yet. Recovery
+     * point: as {@link #CLAIMED} (nothing of the transaction is visible before its commit).
+     */
+    COMPLETED_UNCOMMITTED,
+
+    /**
+     * The response and the business rows committed together (or a business rejection was stored as
+     * final). Recovery point "finished": every retry is answered with the stored response.
+     */
+    COMPLETED,
+
+    /**
+     * The response was stored, but its transaction rolled back: nothing happened. Settled as a
+     * failure: the key is released, or a business rejection is stored on its own. A remote
+     * operation whose recording transaction rolled back goes on to {@link #OUTCOME_UNKNOWN} (its
+     * effect at the other system stays) or {@link #CLAIM_LOST}.
+     */
+    ROLLED_BACK,
+
+    /**
+     * A remote effect may or may not have happened. Recovery point "outcome unknown": the key stays
+     * in processing, marked, and every retry gets the operation's 409 until reconciliation decides.
+     */
+    OUTCOME_UNKNOWN,
+
+    /**
+     * Another attempt took the key over (this one's lease ran out) or reconciliation resolved it:
+     * this request's work rolls back and the new owner answers. Final.
+     */
+    CLAIM_LOST,
+
+    /**
+     * The claim ended without effect (the method failed before or without a side effect). Recovery
+     * point "released": the next retry runs as new, under a higher attempt number. Final.
+     */
+    RELEASED;
+
+    private static final Map<Phase, Set<Phase>> NEXT =
+        Map.ofEntries(
+            Map.entry(UNGUARDED, EnumSet.of(ADMITTED, ANSWERED)),
+            Map.entry(ADMITTED, EnumSet.of(CLAIMED, ANSWERED)),
+            Map.entry(CLAIMED, EnumSet.of(EXECUTING, RELEASED, CLAIM_LOST)),
+            Map.entry(
+                EXECUTING,
+                EnumSet.of(
+                    COMPLETED_UNCOMMITTED, OUTCOME_UNKNOWN, CLAIM_LOST, RELEASED, COMPLETED)),
+            Map.entry(COMPLETED_UNCOMMITTED, EnumSet.of(COMPLETED, ROLLED_BACK)),
+            Map.entry(ROLLED_BACK, EnumSet.of(RELEASED, COMPLETED, OUTCOME_UNKNOWN, CLAIM_LOST)),
+            Map.entry(COMPLETED, EnumSet.noneOf(Phase.class)),
+            Map.entry(ANSWERED, EnumSet.noneOf(Phase.class)),
+            Map.entry(OUTCOME_UNKNOWN, EnumSet.noneOf(Phase.class)),
+            Map.entry(CLAIM_LOST, EnumSet.noneOf(Phase.class)),
+            Map.entry(RELEASED, EnumSet.noneOf(Phase.class)));
+
+    /** Whether a request in this phase may move to {@code next}. */
+    boolean mayMoveTo(Phase next) {
+      return NEXT.get(this).contains(next);
+    }
+
+    /** Whether this request owns the key and has not ended its claim. */
+    boolean ownsClaim() {
+      return this == CLAIMED || this == EXECUTING || this == COMPLETED_UNCOMMITTED;
+    }
   }
 }

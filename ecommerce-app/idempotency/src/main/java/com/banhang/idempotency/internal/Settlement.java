@@ -7,6 +7,7 @@ import com.banhang.idempotency.IdempotencyEvent.Outcome;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.internal.RequestLifecycle.Phase;
 import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.spi.KeyBusyException;
@@ -69,7 +70,7 @@ public class Settlement {
    * becomes. A success whose transaction rolled back is answered 500 first: its response would
    * describe an effect that never happened.
    */
-  void settle(RequestPhase phase, ContainerResponseContext response) {
+  void settle(Phase phase, ContainerResponseContext response) {
     if (lifecycle.expiresAt() != null) {
       response
           .getHeaders()
@@ -77,7 +78,7 @@ public class Settlement {
               IdempotencyGate.EXPIRES_HEADER,
               HTTP_DATE.format(lifecycle.expiresAt().atOffset(ZoneOffset.UTC)));
     }
-    if (phase == RequestPhase.ADMITTED && response.getStatus() < 400) {
+    if (phase == Phase.ADMITTED && response.getStatus() < 400) {
       // Admitted, then the method succeeded without the interceptors: the resource is not a CDI
       // bean, or the binding was lost. Nothing was claimed, so nothing protects the key.
       LOG.severe(
@@ -86,7 +87,7 @@ public class Settlement {
                   + lifecycle.operation()
                   + " ran without its interceptor; make the resource class a CDI bean");
     }
-    if (phase == RequestPhase.ROLLED_BACK && response.getStatus() < 400) {
+    if (phase == Phase.ROLLED_BACK && response.getStatus() < 400) {
       response.setStatus(500);
       response.setEntity(
           problems.body(
@@ -135,10 +136,10 @@ public class Settlement {
    * like a success; any other failure (before the method started, or without a side effect)
    * releases the key so that a retry runs again.
    */
-  private void releaseOrStoreRejection(RequestPhase phase, ContainerResponseContext response) {
+  private void releaseOrStoreRejection(Phase phase, ContainerResponseContext response) {
     ClaimedKey claim = lifecycle.claim();
     int status = response.getStatus();
-    if (phase != RequestPhase.CLAIMED && status >= 400 && status < 500) {
+    if (phase != Phase.CLAIMED && status >= 400 && status < 500) {
       StoredResponse stored =
           StoredResponses.capture(toResponse(response), settings.storedHeaders());
       if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {

@@ -9,6 +9,7 @@ import com.banhang.idempotency.MapConfig;
 import com.banhang.idempotency.ProblemDetails;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
+import com.banhang.idempotency.internal.RequestLifecycle.Phase;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.ws.rs.POST;
@@ -194,7 +195,7 @@ class ComparisonSwitchTest {
 
     assertThat(request.aborted).isNull();
     // Nothing admitted: both interceptors pass straight through.
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.UNGUARDED);
     assertThat(gate.lifecycle.claim()).isNull();
     assertThat(headers).doesNotContainKey(IdempotencyGate.EXPIRES_HEADER);
     assertThat(rows()).isZero();
@@ -211,7 +212,7 @@ class ComparisonSwitchTest {
     filter.filter(context, response(201, headers));
 
     assertThat(request.aborted).isNull();
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ADMITTED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.ADMITTED);
     assertThat(headers).containsKey(IdempotencyGate.EXPIRES_HEADER);
   }
 
@@ -259,7 +260,7 @@ class ComparisonSwitchTest {
       filter.filter(context, response(201, headers));
 
       assertThat(request.aborted).as(key).isNull();
-      assertThat(gate.lifecycle.phase()).as(key).isEqualTo(RequestPhase.UNGUARDED);
+      assertThat(gate.lifecycle.phase()).as(key).isEqualTo(Phase.UNGUARDED);
       assertThat(headers).as(key).doesNotContainKey(IdempotencyGate.EXPIRES_HEADER);
     }
     assertThat(rows()).isZero();

@@ -49,7 +49,7 @@ class IdempotencyCredentialHeadersTest {
 
   private JdbcDataSource dataSource;
   private IdempotencyGate gate;
-  private IdempotencyInterceptor interceptor;
+  private IdempotencyFilter.InTransactionInterceptor interceptor;
   private final List<IdempotencyEvent> events = new ArrayList<>();
 
   /** The application's resource: each method answers with credentials in its headers. */
@@ -100,7 +100,7 @@ class IdempotencyCredentialHeadersTest {
                 .encryptingBodiesWith(ResponseBodyCipher.NONE),
             GateFixtures.events(events::add));
 
-    interceptor = new IdempotencyInterceptor();
+    interceptor = new IdempotencyFilter.InTransactionInterceptor();
     interceptor.gate = gate;
   }
 

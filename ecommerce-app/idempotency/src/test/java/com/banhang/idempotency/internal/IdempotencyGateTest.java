@@ -254,7 +254,8 @@ class IdempotencyGateTest {
   void claimInterceptor_claimsBeforeTheMethodRuns_andAnswersADuplicateWithoutRunningIt()
       throws Exception {
     IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
-    IdempotencyClaimInterceptor interceptor = new IdempotencyClaimInterceptor();
+    IdempotencyFilter.BeforeTransactionInterceptor interceptor =
+        new IdempotencyFilter.BeforeTransactionInterceptor();
     interceptor.gate = gate;
     List<String> ran = new ArrayList<>();
 

@@ -19,7 +19,7 @@ class IdempotencyKeyParserFuzzTest {
     String header = data.consumeRemainingAsString();
     String key;
     try {
-      key = IdempotencyKeyParser.parse(header);
+      key = Admission.parseKey(header);
     } catch (InvalidIdempotencyKeyException e) {
       return;
     }
@@ -41,7 +41,7 @@ class IdempotencyKeyParserFuzzTest {
     }
     String key;
     try {
-      key = IdempotencyKeyParser.parse(values);
+      key = Admission.parseKey(values);
     } catch (InvalidIdempotencyKeyException e) {
       return;
     }

@@ -122,14 +122,14 @@ class IdempotencyKeyParserPropertiesTest {
 
   private static String parse(String header) {
     try {
-      return IdempotencyKeyParser.parse(header);
+      return Admission.parseKey(header);
     } catch (InvalidIdempotencyKeyException e) {
       throw new AssertionError("rejected <" + header + ">: " + e.getMessage(), e);
     }
   }
 
   private static void assertRejected(String header) {
-    assertThatThrownBy(() -> IdempotencyKeyParser.parse(header))
+    assertThatThrownBy(() -> Admission.parseKey(header))
         .as("header <%s>", header)
         .isInstanceOf(InvalidIdempotencyKeyException.class);
   }

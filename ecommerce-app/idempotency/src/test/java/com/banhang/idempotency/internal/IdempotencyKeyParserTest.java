@@ -16,17 +16,17 @@ class IdempotencyKeyParserTest {
 
   @Test
   void bareToken_uuid_returnedUnchanged() throws Exception {
-    assertThat(IdempotencyKeyParser.parse(UUID)).isEqualTo(UUID);
+    assertThat(Admission.parseKey(UUID)).isEqualTo(UUID);
   }
 
   @Test
   void sfString_uuid_returnedUnquoted() throws Exception {
-    assertThat(IdempotencyKeyParser.parse("\"" + UUID + "\"")).isEqualTo(UUID);
+    assertThat(Admission.parseKey("\"" + UUID + "\"")).isEqualTo(UUID);
   }
 
   @Test
   void sfString_escapedQuoteAndBackslash_unescaped() throws Exception {
-    assertThat(IdempotencyKeyParser.parse("\"a\\\"b\\\\c\"")).isEqualTo("a\"b\\c");
+    assertThat(Admission.parseKey("\"a\\\"b\\\\c\"")).isEqualTo("a\"b\\c");
   }
 
   @Test
@@ -38,40 +38,40 @@ class IdempotencyKeyParserTest {
       }
     }
     String key = "k" + all + "\"";
-    assertThat(IdempotencyKeyParser.parse(key)).isEqualTo(key);
+    assertThat(Admission.parseKey(key)).isEqualTo(key);
   }
 
   @Test
   void key_differentCase_returnedWithItsOwnCase() throws Exception {
-    assertThat(IdempotencyKeyParser.parse("AbC-def")).isEqualTo("AbC-def");
-    assertThat(IdempotencyKeyParser.parse("abc-DEF")).isEqualTo("abc-DEF");
+    assertThat(Admission.parseKey("AbC-def")).isEqualTo("AbC-def");
+    assertThat(Admission.parseKey("abc-DEF")).isEqualTo("abc-DEF");
   }
 
   @Test
   void bareToken_surroundingSpacesAndTabs_stripped() throws Exception {
-    assertThat(IdempotencyKeyParser.parse(" \t abc \t ")).isEqualTo("abc");
+    assertThat(Admission.parseKey(" \t abc \t ")).isEqualTo("abc");
   }
 
   @Test
   void sfString_surroundingSpacesAndTabs_stripped() throws Exception {
-    assertThat(IdempotencyKeyParser.parse("\t \"abc\" \t")).isEqualTo("abc");
+    assertThat(Admission.parseKey("\t \"abc\" \t")).isEqualTo("abc");
   }
 
   @Test
   void bareToken_oneCharacter_accepted() throws Exception {
-    assertThat(IdempotencyKeyParser.parse("x")).isEqualTo("x");
+    assertThat(Admission.parseKey("x")).isEqualTo("x");
   }
 
   @Test
   void bareToken_255Characters_accepted() throws Exception {
     String key = "a".repeat(255);
-    assertThat(IdempotencyKeyParser.parse(key)).isEqualTo(key);
+    assertThat(Admission.parseKey(key)).isEqualTo(key);
   }
 
   @Test
   void sfString_255CharactersOnceUnescaped_accepted() throws Exception {
     String key = "a".repeat(254) + "\"";
-    assertThat(IdempotencyKeyParser.parse("\"" + "a".repeat(254) + "\\\"\"")).isEqualTo(key);
+    assertThat(Admission.parseKey("\"" + "a".repeat(254) + "\\\"\"")).isEqualTo(key);
   }
 
   @Test
@@ -148,29 +148,29 @@ class IdempotencyKeyParserTest {
 
   @Test
   void headerList_oneValue_parsed() throws Exception {
-    assertThat(IdempotencyKeyParser.parse(List.of("\"abc\""))).isEqualTo("abc");
+    assertThat(Admission.parseKey(List.of("\"abc\""))).isEqualTo("abc");
   }
 
   @Test
   void headerList_twoValues_rejected() {
-    assertThatThrownBy(() -> IdempotencyKeyParser.parse(List.of("abc", "abc")))
+    assertThatThrownBy(() -> Admission.parseKey(List.of("abc", "abc")))
         .isInstanceOf(InvalidIdempotencyKeyException.class);
   }
 
   @Test
   void headerList_noValue_rejected() {
-    assertThatThrownBy(() -> IdempotencyKeyParser.parse(List.of()))
+    assertThatThrownBy(() -> Admission.parseKey(List.of()))
         .isInstanceOf(InvalidIdempotencyKeyException.class);
   }
 
   @Test
   void headerList_nullValue_rejected() {
-    assertThatThrownBy(() -> IdempotencyKeyParser.parse(Arrays.asList((String) null)))
+    assertThatThrownBy(() -> Admission.parseKey(Arrays.asList((String) null)))
         .isInstanceOf(InvalidIdempotencyKeyException.class);
   }
 
   private static void assertRejected(String header) {
-    assertThatThrownBy(() -> IdempotencyKeyParser.parse(header))
+    assertThatThrownBy(() -> Admission.parseKey(header))
         .as("header <%s>", header)
         .isInstanceOf(InvalidIdempotencyKeyException.class)
         .hasMessageContaining("Idempotency-Key");

@@ -13,6 +13,7 @@ import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
+import com.banhang.idempotency.internal.RequestLifecycle.Phase;
 import com.banhang.idempotency.spi.InMemoryIdempotencyStore;
 import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -31,8 +32,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every transition of {@link RequestPhase}, driven through the gate as the filter, the two
- * interceptors and the response filter drive it, over the in-memory store and a fake JTA
+ * Every transition of {@link RequestLifecycle.Phase}, driven through the gate as the filter, the
+ * two interceptors and the response filter drive it, over the in-memory store and a fake JTA
  * transaction: no server, no database, milliseconds per test.
  */
 class RequestLifecycleTest {
@@ -58,14 +59,14 @@ class RequestLifecycleTest {
 
   @Test
   void finalPhases_goNowhere() {
-    for (RequestPhase end :
+    for (Phase end :
         EnumSet.of(
-            RequestPhase.ANSWERED,
-            RequestPhase.COMPLETED,
-            RequestPhase.OUTCOME_UNKNOWN,
-            RequestPhase.CLAIM_LOST,
-            RequestPhase.RELEASED)) {
-      for (RequestPhase next : RequestPhase.values()) {
+            Phase.ANSWERED,
+            Phase.COMPLETED,
+            Phase.OUTCOME_UNKNOWN,
+            Phase.CLAIM_LOST,
+            Phase.RELEASED)) {
+      for (Phase next : Phase.values()) {
         assertThat(end.mayMoveTo(next)).as("%s -> %s", end, next).isFalse();
       }
     }
@@ -78,7 +79,7 @@ class RequestLifecycleTest {
     assertThatThrownBy(lifecycle::executing)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("UNGUARDED to EXECUTING");
-    assertThat(lifecycle.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(lifecycle.phase()).isEqualTo(Phase.UNGUARDED);
   }
 
   // ---------------------------------------------------------------- UNGUARDED
@@ -91,7 +92,7 @@ class RequestLifecycleTest {
 
     assertThat(request.aborted).isNull();
     assertThat(((Response) result).getStatus()).isEqualTo(201);
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.UNGUARDED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.UNGUARDED);
     assertThat(store.size()).isZero();
   }
 
@@ -128,7 +129,7 @@ class RequestLifecycleTest {
 
     assertThat(answer.getStatus()).isEqualTo(503);
     assertThat(answer.getHeaderString("Retry-After")).isNotNull();
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.ANSWERED);
   }
 
   // ---------------------------------------------------------------- ADMITTED
@@ -138,7 +139,7 @@ class RequestLifecycleTest {
     Idempotent remote = policy(SideEffects.REMOTE, true);
     assertThat(admit(remote, "alice", "k1", "{}")).isNull();
     assertThat(claimBeforeTransaction()).isNull();
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.CLAIMED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.CLAIMED);
 
     GateFixtures.lifecycle(gate, new RequestLifecycle());
     assertThat(admit(remote, "alice", "k1", "{}")).isNull();
@@ -146,7 +147,7 @@ class RequestLifecycleTest {
 
     assertThat(duplicate.getStatus()).isEqualTo(409);
     assertThat(problemType(duplicate)).endsWith("idempotency-key-in-use");
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.ANSWERED);
   }
 
   @Test
@@ -165,7 +166,7 @@ class RequestLifecycleTest {
             e -> assertThat(e.answer().getStatus()).isEqualTo(429));
     transactions.rollback();
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.ANSWERED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.ANSWERED);
     assertThat(store.find("alice", "widgets.create", "k2")).isEmpty();
   }
 
@@ -177,7 +178,7 @@ class RequestLifecycleTest {
     Response first = runLocal("k1", "{\"a\":1}", () -> created("w1"));
 
     assertThat(first.getStatus()).isEqualTo(201);
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED);
     IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
     assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
     assertThat(row.response().headers()).containsEntry("Location", "/widgets/w1");
@@ -204,7 +205,7 @@ class RequestLifecycleTest {
                 }));
 
     assertThat(((Response) answer).getStatus()).isEqualTo(201);
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED);
     assertThat(request.claim()).isEmpty();
     assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().completed()).isTrue();
   }
@@ -216,7 +217,7 @@ class RequestLifecycleTest {
     admit(policy(SideEffects.LOCAL, true), "alice", "k1", "{}");
     transactions.begin();
     gate.executeInTransaction(invocation(() -> created("w1")));
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED_UNCOMMITTED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED_UNCOMMITTED);
     transactions.rollback(); // a failed commit
 
     ResponseContext response = new ResponseContext(201);
@@ -224,7 +225,7 @@ class RequestLifecycleTest {
 
     assertThat(response.status).isEqualTo(500);
     assertThat(new String((byte[]) response.entity, UTF_8)).contains("operation-rolled-back");
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.RELEASED);
     assertThat(store.find("alice", "widgets.create", "k1")).isEmpty();
   }
 
@@ -249,7 +250,7 @@ class RequestLifecycleTest {
     ResponseContext response = new ResponseContext(504);
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), response.context());
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.OUTCOME_UNKNOWN);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.OUTCOME_UNKNOWN);
     IdempotencyRecord row = store.find("alice", "widgets.create", "p1").orElseThrow();
     assertThat(row.status()).isEqualTo(RecordStatus.PROCESSING);
     assertThat(row.outcomeUnknown()).isTrue();
@@ -267,7 +268,7 @@ class RequestLifecycleTest {
 
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED);
     IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
     assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
     assertThat(row.response().status()).isEqualTo(409);
@@ -291,7 +292,7 @@ class RequestLifecycleTest {
     GateFixtures.lifecycle(gate, first);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(201).context());
 
-    assertThat(first.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+    assertThat(first.phase()).isEqualTo(Phase.CLAIM_LOST);
     assertThat(store.find("alice", "widgets.create", "k1").orElseThrow().attempt()).isEqualTo(2);
   }
 
@@ -303,7 +304,7 @@ class RequestLifecycleTest {
 
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.CLAIM_LOST);
     assertThat(events).extracting(IdempotencyEvent::outcome).doesNotContain(Outcome.RELEASED);
   }
 
@@ -351,7 +352,7 @@ class RequestLifecycleTest {
     GateFixtures.lifecycle(gate, slow);
     assertThatThrownBy(() -> gate.executeInTransaction(invocation(() -> created("w1"))))
         .isInstanceOf(ClaimLostException.class);
-    assertThat(slow.phase()).isEqualTo(RequestPhase.CLAIM_LOST);
+    assertThat(slow.phase()).isEqualTo(Phase.CLAIM_LOST);
   }
 
   @Test
@@ -370,7 +371,7 @@ class RequestLifecycleTest {
         .isInstanceOf(IllegalStateException.class);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(500).context());
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.RELEASED);
     GateFixtures.lifecycle(gate, new RequestLifecycle());
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
@@ -393,7 +394,7 @@ class RequestLifecycleTest {
         .isInstanceOf(IllegalArgumentException.class);
     gate.settle(new FakeRequest("alice", "k1", "{}").context(), new ResponseContext(409).context());
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.COMPLETED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED);
     GateFixtures.lifecycle(gate, new RequestLifecycle());
     Response replay = admit(local, "alice", "k1", "{}");
     assertThat(replay.getStatus()).isEqualTo(409);
@@ -406,7 +407,7 @@ class RequestLifecycleTest {
     claimBeforeTransaction(); // then @Transactional could not begin: the method never ran
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
 
-    assertThat(gate.lifecycle.phase()).isEqualTo(RequestPhase.RELEASED);
+    assertThat(gate.lifecycle.phase()).isEqualTo(Phase.RELEASED);
     assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().status())
         .isEqualTo(RecordStatus.RELEASED);
   }
@@ -431,8 +432,7 @@ class RequestLifecycleTest {
   /** The request filter: null when admitted, else its answer. */
   private Response admit(Idempotent policy, String user, String key, String body) {
     GateFixtures.lifecycle(
-        gate,
-        gate.lifecycle.phase() == RequestPhase.UNGUARDED ? gate.lifecycle : new RequestLifecycle());
+        gate, gate.lifecycle.phase() == Phase.UNGUARDED ? gate.lifecycle : new RequestLifecycle());
     gate.lifecycle.transactions = transactions;
     FakeRequest request = new FakeRequest(user, key, body);
     gate.admit(policy, request.context());
