@@ -3,6 +3,7 @@ package com.banhang.idempotency;
 import com.banhang.idempotency.internal.IdempotencySettings;
 import com.banhang.idempotency.internal.StoredResponses;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -25,6 +26,7 @@ import java.util.Set;
 public class IdempotencyKeys {
 
   @Inject IdempotencyStore store;
+  @Inject IdempotencyStoreAdministration administration;
   @Inject IdempotencySettings settings;
   @Inject Event<PurgeRun> purgeRuns;
 
@@ -63,7 +65,7 @@ public class IdempotencyKeys {
    * database's clock.
    */
   public List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit) {
-    return store.findProcessing(operation, age, limit);
+    return administration.findProcessing(operation, age, limit);
   }
 
   /**
@@ -73,7 +75,7 @@ public class IdempotencyKeys {
    */
   public List<IdempotencyRecord> findProcessing(
       String operation, Duration age, Set<String> skipChecks, int limit) {
-    return store.findProcessing(operation, age, skipChecks, limit);
+    return administration.findProcessing(operation, age, skipChecks, limit);
   }
 
   /**
@@ -83,22 +85,22 @@ public class IdempotencyKeys {
    * @return false when the attempt no longer owns the key (nothing changed)
    */
   public boolean recordCheck(ClaimedKey claim, String check, String detail) {
-    return store.recordCheck(claim, check, detail);
+    return administration.recordCheck(claim, check, detail);
   }
 
   /** Processing keys matching {@code query}, oldest first, one page. */
   public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
-    return store.listProcessing(query, offset, limit);
+    return administration.listProcessing(query, offset, limit);
   }
 
   /** Keys by operation, status and age, now by the database's clock. */
   public KeyStatistics statistics() {
-    return store.statistics();
+    return administration.statistics();
   }
 
   /** Bytes the key table takes, where the database reports it. */
   public OptionalLong tableSizeBytes() {
-    return store.tableSizeBytes();
+    return administration.tableSizeBytes();
   }
 
   /** The time-to-live of each operation that has one configured or used so far. */
@@ -107,12 +109,12 @@ public class IdempotencyKeys {
   }
 
   public void recordPurgeRun(PurgeRun run) {
-    store.recordPurgeRun(run);
+    administration.recordPurgeRun(run);
   }
 
   /** The latest purge runs on any node, newest first. */
   public List<PurgeRun> recentPurgeRuns(int limit) {
-    return store.recentPurgeRuns(limit);
+    return administration.recentPurgeRuns(limit);
   }
 
   /**
@@ -129,7 +131,7 @@ public class IdempotencyKeys {
     long startNanos = System.nanoTime();
     int purged = 0;
     for (int batch = 0; batch < settings.purgeMaxBatches(); batch++) {
-      int deleted = store.purgeExpired(settings.purgeBatchSize());
+      int deleted = administration.purgeExpired(settings.purgeBatchSize());
       purged += deleted;
       if (deleted < settings.purgeBatchSize()) {
         break;
@@ -141,7 +143,7 @@ public class IdempotencyKeys {
     PurgeRun run =
         new PurgeRun(
             started, nodeName(), startedBy, purged, (System.nanoTime() - startNanos) / 1_000_000);
-    store.recordPurgeRun(run);
+    administration.recordPurgeRun(run);
     purgeRuns.fire(run);
     return run;
   }
@@ -175,6 +177,6 @@ public class IdempotencyKeys {
 
   /** Deletes up to {@code batchSize} finished keys past their expiry; never a processing one. */
   public int purgeExpired(int batchSize) {
-    return store.purgeExpired(batchSize);
+    return administration.purgeExpired(batchSize);
   }
 }

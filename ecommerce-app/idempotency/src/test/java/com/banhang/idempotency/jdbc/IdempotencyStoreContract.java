@@ -18,6 +18,7 @@ import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,6 +60,7 @@ abstract class IdempotencyStoreContract {
   static final Duration SHORT_TTL = Duration.ofSeconds(1);
 
   IdempotencyStore store;
+  IdempotencyStoreAdministration administration;
 
   /** The database under test, migrated; the same instance for every test of the class. */
   abstract DataSource dataSource();
@@ -80,7 +82,9 @@ abstract class IdempotencyStoreContract {
         PreparedStatement delete = connection.prepareStatement("DELETE FROM idempotency_record")) {
       delete.executeUpdate();
     }
-    store = JdbcIdempotencyStore.forDataSource(dataSource());
+    JdbcIdempotencyStore jdbc = JdbcIdempotencyStore.forDataSource(dataSource());
+    store = jdbc;
+    administration = jdbc.administration();
   }
 
   // ------------------------------------------------------------------ choosing the store
@@ -863,10 +867,10 @@ abstract class IdempotencyStoreContract {
     store.claim(request(processing, HASH, LONG, SHORT_TTL, false));
     pastShortTtl();
 
-    assertThat(store.purgeExpired(2)).isEqualTo(2);
-    assertThat(store.purgeExpired(2)).isEqualTo(2);
-    assertThat(store.purgeExpired(2)).isEqualTo(1);
-    assertThat(store.purgeExpired(2)).isZero();
+    assertThat(administration.purgeExpired(2)).isEqualTo(2);
+    assertThat(administration.purgeExpired(2)).isEqualTo(2);
+    assertThat(administration.purgeExpired(2)).isEqualTo(1);
+    assertThat(administration.purgeExpired(2)).isZero();
 
     assertThat(expiring)
         .allSatisfy(key -> assertThat(store.find(TENANT, OPERATION, key)).isEmpty());
@@ -880,7 +884,7 @@ abstract class IdempotencyStoreContract {
     store.claim(request(key, HASH, SHORT_LEASE, SHORT_TTL, true));
     pastShortTtl();
 
-    assertThat(store.purgeExpired(100)).isZero();
+    assertThat(administration.purgeExpired(100)).isZero();
 
     IdempotencyRecord record = store.find(TENANT, OPERATION, key).orElseThrow();
     assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
@@ -904,10 +908,11 @@ abstract class IdempotencyStoreContract {
     claimProcessing(OPERATION);
     Duration minAge = Duration.ofSeconds(30);
 
-    assertThat(keys(store.findProcessing(OPERATION, minAge, 10)))
+    assertThat(keys(administration.findProcessing(OPERATION, minAge, 10)))
         .containsExactly(oldest, middle, youngest);
-    assertThat(keys(store.findProcessing(OPERATION, minAge, 2))).containsExactly(oldest, middle);
-    assertThat(store.findProcessing(OPERATION, minAge, 10))
+    assertThat(keys(administration.findProcessing(OPERATION, minAge, 2)))
+        .containsExactly(oldest, middle);
+    assertThat(administration.findProcessing(OPERATION, minAge, 10))
         .allSatisfy(
             r -> {
               assertThat(r.operation()).isEqualTo(OPERATION);
@@ -925,11 +930,13 @@ abstract class IdempotencyStoreContract {
               .claim(new ClaimRequest(TENANT, OPERATION, newKey(), HASH, LONG, LONG, true))
               .record()
               .claimedKey();
-      assertThat(store.recordCheck(parked, "NEEDS_OPERATOR", "older than the gateway keeps keys"))
+      assertThat(
+              administration.recordCheck(
+                  parked, "NEEDS_OPERATOR", "older than the gateway keeps keys"))
           .isTrue();
     }
     String unreachable = claimProcessing(OPERATION);
-    store.recordCheck(
+    administration.recordCheck(
         store.find(TENANT, OPERATION, unreachable).orElseThrow().claimedKey(),
         "GATEWAY_UNREACHABLE",
         null);
@@ -937,12 +944,12 @@ abstract class IdempotencyStoreContract {
     ageAll(Duration.ofMinutes(1));
     Duration cutoff = Duration.ofSeconds(30);
 
-    assertThat(keys(store.findProcessing(OPERATION, cutoff, 10))).hasSize(10);
-    assertThat(keys(store.findProcessing(OPERATION, cutoff, Set.of("NEEDS_OPERATOR"), 10)))
+    assertThat(keys(administration.findProcessing(OPERATION, cutoff, 10))).hasSize(10);
+    assertThat(keys(administration.findProcessing(OPERATION, cutoff, Set.of("NEEDS_OPERATOR"), 10)))
         .containsExactly(unreachable, fresh);
     assertThat(
             keys(
-                store.findProcessing(
+                administration.findProcessing(
                     OPERATION, cutoff, Set.of("NEEDS_OPERATOR", "GATEWAY_UNREACHABLE"), 10)))
         .containsExactly(fresh);
   }
@@ -953,7 +960,8 @@ abstract class IdempotencyStoreContract {
     ClaimedKey claim = store.claim(request(key, HASH, LONG, LONG, true)).record().claimedKey();
     Instant before = Instant.now().minusSeconds(1);
 
-    assertThat(store.recordCheck(claim, "GATEWAY_UNREACHABLE", "connection refused")).isTrue();
+    assertThat(administration.recordCheck(claim, "GATEWAY_UNREACHABLE", "connection refused"))
+        .isTrue();
     IdempotencyRecord checked = store.find(TENANT, OPERATION, key).orElseThrow();
     assertThat(checked.lastCheck()).isEqualTo("GATEWAY_UNREACHABLE");
     assertThat(checked.lastCheckDetail()).isEqualTo("connection refused");
@@ -961,12 +969,12 @@ abstract class IdempotencyStoreContract {
 
     ClaimedKey stale =
         new ClaimedKey(claim.tenant(), claim.operation(), claim.key(), claim.attempt() + 1);
-    assertThat(store.recordCheck(stale, "NEEDS_OPERATOR", null)).isFalse();
+    assertThat(administration.recordCheck(stale, "NEEDS_OPERATOR", null)).isFalse();
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().lastCheck())
         .isEqualTo("GATEWAY_UNREACHABLE");
     // A finished key has no check left to show, and takes none.
     assertThat(store.complete(claim, response("x"))).isTrue();
-    assertThat(store.recordCheck(claim, "NEEDS_OPERATOR", null)).isFalse();
+    assertThat(administration.recordCheck(claim, "NEEDS_OPERATOR", null)).isFalse();
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().lastCheck()).isNull();
   }
 
@@ -981,29 +989,35 @@ abstract class IdempotencyStoreContract {
     String done = newKey();
     store.complete(
         store.claim(request(done, HASH, LONG, LONG, false)).record().claimedKey(), response("d"));
-    store.recordCheck(
+    administration.recordCheck(
         store.find(TENANT, OPERATION, mine.get(3)).orElseThrow().claimedKey(),
         "NEEDS_OPERATOR",
         null);
     ProcessingQuery aliceOrders = new ProcessingQuery(TENANT, OPERATION, null, null);
-    ProcessingPage first = store.listProcessing(aliceOrders, 0, 2);
-    ProcessingPage third = store.listProcessing(aliceOrders, 4, 2);
+    ProcessingPage first = administration.listProcessing(aliceOrders, 0, 2);
+    ProcessingPage third = administration.listProcessing(aliceOrders, 4, 2);
     assertThat(first.total()).isEqualTo(5);
     assertThat(keys(first.rows())).containsExactly(mine.get(0), mine.get(1));
     assertThat(keys(third.rows())).containsExactly(mine.get(4));
 
-    assertThat(store.listProcessing(new ProcessingQuery(null, null, null, null), 0, 100).total())
+    assertThat(
+            administration
+                .listProcessing(new ProcessingQuery(null, null, null, null), 0, 100)
+                .total())
         .isEqualTo(7);
-    assertThat(store.listProcessing(new ProcessingQuery("bob", null, null, null), 0, 10).total())
+    assertThat(
+            administration
+                .listProcessing(new ProcessingQuery("bob", null, null, null), 0, 10)
+                .total())
         .isEqualTo(1);
     assertThat(
             keys(
-                store
+                administration
                     .listProcessing(new ProcessingQuery(null, null, "NEEDS_OPERATOR", null), 0, 10)
                     .rows()))
         .containsExactly(mine.get(3));
     assertThat(
-            store
+            administration
                 .listProcessing(
                     new ProcessingQuery(TENANT, OPERATION, ProcessingQuery.NEVER_CHECKED, null),
                     0,
@@ -1011,14 +1025,14 @@ abstract class IdempotencyStoreContract {
                 .total())
         .isEqualTo(4);
     assertThat(
-            store
+            administration
                 .listProcessing(
                     new ProcessingQuery(null, null, null, Duration.ofSeconds(60)), 0, 10)
                 .total())
         .isZero();
     ageAll(Duration.ofMinutes(2));
     assertThat(
-            store
+            administration
                 .listProcessing(
                     new ProcessingQuery(TENANT, OPERATION, null, Duration.ofSeconds(60)), 0, 10)
                 .total())
@@ -1036,7 +1050,7 @@ abstract class IdempotencyStoreContract {
         new ClaimRequest(TENANT, "payments.charge", newKey(), HASH, SHORT_LEASE, LONG, true));
     pastShortLease();
 
-    KeyStatistics stats = store.statistics();
+    KeyStatistics stats = administration.statistics();
     assertThat(stats.processing(OPERATION)).isEqualTo(2);
     assertThat(stats.processing("payments.charge")).isEqualTo(1);
     assertThat(stats.processingByAge(OPERATION))
@@ -1054,7 +1068,7 @@ abstract class IdempotencyStoreContract {
 
     // Two days later, the same rows are all in the oldest bucket.
     ageAll(Duration.ofDays(2));
-    KeyStatistics dayLater = store.statistics();
+    KeyStatistics dayLater = administration.statistics();
     assertThat(dayLater.processingByAge(OPERATION))
         .containsEntry(KeyStatistics.AgeBucket.OLDER, 2L)
         .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 0L);
@@ -1065,10 +1079,10 @@ abstract class IdempotencyStoreContract {
   void purgeRuns_recordedAndReadNewestFirst() {
     Instant start = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     String node = "node-" + newKey();
-    store.recordPurgeRun(new PurgeRun(start, node, "schedule", 12, 34));
-    store.recordPurgeRun(new PurgeRun(start.plusSeconds(1), node, "operator", 0, 5));
+    administration.recordPurgeRun(new PurgeRun(start, node, "schedule", 12, 34));
+    administration.recordPurgeRun(new PurgeRun(start.plusSeconds(1), node, "operator", 0, 5));
 
-    List<PurgeRun> runs = store.recentPurgeRuns(2);
+    List<PurgeRun> runs = administration.recentPurgeRuns(2);
     assertThat(runs)
         .containsExactly(
             new PurgeRun(start.plusSeconds(1), node, "operator", 0, 5),
@@ -1078,10 +1092,10 @@ abstract class IdempotencyStoreContract {
   @Test
   void tableSizeBytes_whenReported_isPositive() {
     claimProcessingQuietly();
-    assertThat(store.tableSizeBytes())
+    assertThat(administration.tableSizeBytes())
         .satisfiesAnyOf(
             size -> assertThat(size).isEmpty(), size -> assertThat(size.getAsLong()).isPositive());
-    assertThat(store.tableSizeBytes().isPresent()).isEqualTo(reportsTableSize());
+    assertThat(administration.tableSizeBytes().isPresent()).isEqualTo(reportsTableSize());
   }
 
   /** Whether this database tells the size of a table (an in-memory H2 does not). */
@@ -1099,7 +1113,7 @@ abstract class IdempotencyStoreContract {
     String key = completedKey();
     setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(5));
 
-    assertThat(skewed(SKEW).purgeExpired(100)).isZero();
+    assertThat(skewed(SKEW).administration().purgeExpired(100)).isZero();
     assertThat(store.find(TENANT, OPERATION, key)).isPresent();
   }
 
@@ -1108,14 +1122,14 @@ abstract class IdempotencyStoreContract {
     String key = completedKey();
     setFromDatabaseNow(key, "expires_at", Duration.ofMinutes(-1));
 
-    assertThat(skewed(SKEW.negated()).purgeExpired(100)).isEqualTo(1);
+    assertThat(skewed(SKEW.negated()).administration().purgeExpired(100)).isEqualTo(1);
     assertThat(store.find(TENANT, OPERATION, key)).isEmpty();
   }
 
   @Test
   void claimCompleteReleaseAndCheck_appClockSkewed_stampTheDatabaseClock() throws Exception {
     IdempotencyStore behind = skewed(SKEW.negated());
-    IdempotencyStore ahead = skewed(SKEW);
+    JdbcIdempotencyStore ahead = skewed(SKEW);
     String completed = newKey();
     ClaimedKey first =
         behind.claim(request(completed, HASH, LONG, LONG, true)).record().claimedKey();
@@ -1123,7 +1137,7 @@ abstract class IdempotencyStoreContract {
     String released = newKey();
     ClaimedKey second =
         ahead.claim(request(released, HASH, LONG, LONG, true)).record().claimedKey();
-    assertThat(ahead.recordCheck(second, "GATEWAY_UNREACHABLE", null)).isTrue();
+    assertThat(ahead.administration().recordCheck(second, "GATEWAY_UNREACHABLE", null)).isTrue();
     Duration checked = sinceDatabaseNow(released, "last_checked_at");
     assertThat(ahead.release(second)).isTrue();
 
@@ -1178,11 +1192,11 @@ abstract class IdempotencyStoreContract {
     store.claim(request(key, HASH, LONG, LONG, true));
     setFromDatabaseNow(key, "created_at", Duration.ofMinutes(-1));
 
-    assertThat(RecordsOver.store(skewed(SKEW)).findProcessing(OPERATION, Duration.ofMinutes(2), 10))
+    assertThat(keysOver(skewed(SKEW)).findProcessing(OPERATION, Duration.ofMinutes(2), 10))
         .isEmpty();
     assertThat(
             keys(
-                RecordsOver.store(skewed(SKEW.negated()))
+                keysOver(skewed(SKEW.negated()))
                     .findProcessing(OPERATION, Duration.ofSeconds(30), 10)))
         .containsExactly(key);
   }
@@ -1196,8 +1210,11 @@ abstract class IdempotencyStoreContract {
     ProcessingQuery olderThan2Minutes =
         new ProcessingQuery(null, null, null, Duration.ofMinutes(2));
     ProcessingQuery olderThan30s = new ProcessingQuery(null, null, null, Duration.ofSeconds(30));
-    assertThat(skewed(SKEW).listProcessing(olderThan2Minutes, 0, 10).total()).isZero();
-    assertThat(keys(skewed(SKEW.negated()).listProcessing(olderThan30s, 0, 10).rows()))
+    assertThat(skewed(SKEW).administration().listProcessing(olderThan2Minutes, 0, 10).total())
+        .isZero();
+    assertThat(
+            keys(
+                skewed(SKEW.negated()).administration().listProcessing(olderThan30s, 0, 10).rows()))
         .containsExactly(key);
   }
 
@@ -1228,7 +1245,7 @@ abstract class IdempotencyStoreContract {
     setFromDatabaseNow(key, "created_at", Duration.ofSeconds(-30));
     setFromDatabaseNow(key, "locked_until", Duration.ofMinutes(5));
 
-    KeyStatistics stats = RecordsOver.store(skewed(SKEW)).statistics();
+    KeyStatistics stats = keysOver(skewed(SKEW)).statistics();
 
     assertThat(stats.processingByAge(OPERATION))
         .containsEntry(KeyStatistics.AgeBucket.UNDER_1_MIN, 1L);
@@ -1236,8 +1253,13 @@ abstract class IdempotencyStoreContract {
   }
 
   /** The store as a node whose clock is {@code appAhead} ahead of the database's sees it. */
-  IdempotencyStore skewed(Duration appAhead) {
+  JdbcIdempotencyStore skewed(Duration appAhead) {
     return JdbcIdempotencyStore.forDataSource(SkewedDataSource.of(dataSource(), appAhead));
+  }
+
+  /** {@code IdempotencyKeys} over {@code store} and its administration. */
+  private static com.banhang.idempotency.IdempotencyKeys keysOver(JdbcIdempotencyStore store) {
+    return RecordsOver.store(store, store.administration());
   }
 
   private String completedKey() {

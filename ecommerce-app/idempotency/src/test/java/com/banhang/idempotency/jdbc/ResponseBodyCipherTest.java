@@ -233,10 +233,14 @@ class ResponseBodyCipherTest {
             .encryptingBodiesWith(ResponseBodyCipher.keyring(Map.of("k2", OTHER_KEY), "k2"));
 
     var processing =
-        rotated.findProcessing(
-            "payments.charge", java.time.Duration.ofSeconds(-60), java.util.Set.of(), 10);
+        rotated
+            .administration()
+            .findProcessing(
+                "payments.charge", java.time.Duration.ofSeconds(-60), java.util.Set.of(), 10);
     var page =
-        rotated.listProcessing(new ProcessingQuery(null, "payments.charge", null, null), 0, 10);
+        rotated
+            .administration()
+            .listProcessing(new ProcessingQuery(null, "payments.charge", null, null), 0, 10);
 
     assertThat(processing).hasSize(2);
     assertThat(page.rows()).hasSize(2);

@@ -34,7 +34,8 @@ import java.util.function.UnaryOperator;
  * <p>Thread-safe by one lock. What the gate never calls (statistics, paging, purge runs) throws
  * {@link UnsupportedOperationException}.
  */
-public final class InMemoryIdempotencyStore implements IdempotencyStore {
+public final class InMemoryIdempotencyStore
+    implements IdempotencyStore, IdempotencyStoreAdministration {
 
   private record Scope(String tenant, String operation, String key) {}
 
