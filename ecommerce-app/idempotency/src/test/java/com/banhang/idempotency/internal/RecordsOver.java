@@ -1,9 +1,10 @@
-package com.banhang.idempotency;
+package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 
-/** {@link IdempotencyKeys} over a given store and administration, for tests in other packages. */
+/** The library's {@link IdempotencyKeys} over a given store and administration, for tests. */
 public final class RecordsOver {
 
   private RecordsOver() {}
@@ -11,7 +12,7 @@ public final class RecordsOver {
   /** Enough for the reads (find, findProcessing, listProcessing, statistics). */
   public static IdempotencyKeys store(
       IdempotencyStore store, IdempotencyStoreAdministration administration) {
-    IdempotencyKeys records = new IdempotencyKeys();
+    DefaultIdempotencyKeys records = new DefaultIdempotencyKeys();
     records.store = store;
     records.administration = administration;
     return records;
