@@ -168,7 +168,7 @@ class ResponseBodyCipherTest {
   void store_withEncryption_keepsNoPlaintextInTheTableAndReadsItBack() throws Exception {
     JdbcDataSource dataSource = new JdbcDataSource();
     dataSource.setURL("jdbc:h2:mem:cipher-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    IdempotencyStoreContract.migrate(dataSource, "h2");
+    JdbcIdempotencyStoreContract.migrate(dataSource, "h2");
     JdbcIdempotencyStore store =
         JdbcIdempotencyStore.forDataSource(dataSource).encryptingBodiesWith(cipher);
     ClaimedKey claim =
@@ -203,7 +203,7 @@ class ResponseBodyCipherTest {
   void listings_neverOpenBodies_andOneUnreadableRowStopsNothing() throws Exception {
     JdbcDataSource dataSource = new JdbcDataSource();
     dataSource.setURL("jdbc:h2:mem:cipher-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    IdempotencyStoreContract.migrate(dataSource, "h2");
+    JdbcIdempotencyStoreContract.migrate(dataSource, "h2");
     JdbcIdempotencyStore oldKey =
         JdbcIdempotencyStore.forDataSource(dataSource)
             .encryptingBodiesWith(ResponseBodyCipher.keyring(Map.of("k1", KEY), "k1"));
