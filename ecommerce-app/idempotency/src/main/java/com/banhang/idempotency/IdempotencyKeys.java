@@ -1,14 +1,7 @@
 package com.banhang.idempotency;
 
-import com.banhang.idempotency.internal.IdempotencySettings;
-import com.banhang.idempotency.internal.StoredResponses;
-import com.banhang.idempotency.spi.IdempotencyStore;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,13 +13,10 @@ import java.util.Set;
  *
  * <p>Every write is fenced by the attempt in the {@link ClaimedKey}: it applies only while that
  * attempt still owns a key in processing.
+ *
+ * <p>The library implements it as an application-scoped CDI bean: inject it.
  */
-@ApplicationScoped
-public class IdempotencyKeys {
-
-  @Inject IdempotencyStore store;
-  @Inject IdempotencySettings settings;
-  @Inject Event<PurgeRun> purgeRuns;
+public interface IdempotencyKeys {
 
   /**
    * Completes a claimed key with the response its client should be given, in the caller's JTA
@@ -35,13 +25,7 @@ public class IdempotencyKeys {
    * @return the stored response
    * @throws ClaimLostException when the attempt no longer owns the key
    */
-  public StoredResponse complete(ClaimedKey claim, Response response) {
-    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
-    if (!store.complete(claim, stored)) {
-      throw new ClaimLostException(claim);
-    }
-    return stored;
-  }
+  StoredResponse complete(ClaimedKey claim, Response response);
 
   /**
    * Releases a claim whose operation certainly had no effect, so that the client's next retry runs
@@ -49,32 +33,24 @@ public class IdempotencyKeys {
    *
    * @return false when the attempt no longer owns the key (nothing was changed)
    */
-  public boolean release(ClaimedKey claim) {
-    return store.release(claim);
-  }
+  boolean release(ClaimedKey claim);
 
   /** The key's record, whatever its state. */
-  public Optional<IdempotencyRecord> find(String tenant, String operation, String key) {
-    return store.find(tenant, operation, key);
-  }
+  Optional<IdempotencyRecord> find(String tenant, String operation, String key);
 
   /**
    * Keys of {@code operation} still processing that were claimed more than {@code age} ago, by the
    * database's clock.
    */
-  public List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit) {
-    return store.findProcessing(operation, age, limit);
-  }
+  List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit);
 
   /**
    * Keys of {@code operation} still processing that were claimed more than {@code age} ago by the
    * database's clock, oldest first, without those whose last check is one of {@code skipChecks}
    * (keys parked for an operator, which must not fill every batch).
    */
-  public List<IdempotencyRecord> findProcessing(
-      String operation, Duration age, Set<String> skipChecks, int limit) {
-    return store.findProcessing(operation, age, skipChecks, limit);
-  }
+  List<IdempotencyRecord> findProcessing(
+      String operation, Duration age, Set<String> skipChecks, int limit);
 
   /**
    * Notes on a processing key what its last check found (for payments: the reconciliation outcome),
@@ -82,38 +58,24 @@ public class IdempotencyKeys {
    *
    * @return false when the attempt no longer owns the key (nothing changed)
    */
-  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
-    return store.recordCheck(claim, check, detail);
-  }
+  boolean recordCheck(ClaimedKey claim, String check, String detail);
 
   /** Processing keys matching {@code query}, oldest first, one page. */
-  public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
-    return store.listProcessing(query, offset, limit);
-  }
+  ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit);
 
   /** Keys by operation, status and age, now by the database's clock. */
-  public KeyStatistics statistics() {
-    return store.statistics();
-  }
+  KeyStatistics statistics();
 
   /** Bytes the key table takes, where the database reports it. */
-  public OptionalLong tableSizeBytes() {
-    return store.tableSizeBytes();
-  }
+  OptionalLong tableSizeBytes();
 
   /** The time-to-live of each operation that has one configured or used so far. */
-  public Map<String, Duration> configuredTtls() {
-    return settings.configuredTtls();
-  }
+  Map<String, Duration> configuredTtls();
 
-  public void recordPurgeRun(PurgeRun run) {
-    store.recordPurgeRun(run);
-  }
+  void recordPurgeRun(PurgeRun run);
 
   /** The latest purge runs on any node, newest first. */
-  public List<PurgeRun> recentPurgeRuns(int limit) {
-    return store.recentPurgeRuns(limit);
-  }
+  List<PurgeRun> recentPurgeRuns(int limit);
 
   /**
    * One purge run: deletes finished keys past their expiry in bounded batches, with the configured
@@ -124,57 +86,8 @@ public class IdempotencyKeys {
    *
    * @param startedBy {@code schedule}, or the operator's name
    */
-  public PurgeRun purgeExpiredNow(String startedBy) {
-    Instant started = Instant.now();
-    long startNanos = System.nanoTime();
-    int purged = 0;
-    for (int batch = 0; batch < settings.purgeMaxBatches(); batch++) {
-      int deleted = store.purgeExpired(settings.purgeBatchSize());
-      purged += deleted;
-      if (deleted < settings.purgeBatchSize()) {
-        break;
-      }
-      if (!pauseBetweenBatches()) {
-        break;
-      }
-    }
-    PurgeRun run =
-        new PurgeRun(
-            started, nodeName(), startedBy, purged, (System.nanoTime() - startNanos) / 1_000_000);
-    store.recordPurgeRun(run);
-    purgeRuns.fire(run);
-    return run;
-  }
-
-  /** The configured pause between purge batches; false if the thread was interrupted. */
-  private boolean pauseBetweenBatches() {
-    long millis = settings.purgeBatchPause().toMillis();
-    if (millis <= 0) {
-      return true;
-    }
-    try {
-      Thread.sleep(millis);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  /** This server, as operators know it: host name, and the Liberty server's name if any. */
-  static String nodeName() {
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
-      host = "unknown-host";
-    }
-    String server = System.getProperty("wlp.server.name");
-    return server == null ? host : host + "/" + server;
-  }
+  PurgeRun purgeExpiredNow(String startedBy);
 
   /** Deletes up to {@code batchSize} finished keys past their expiry; never a processing one. */
-  public int purgeExpired(int batchSize) {
-    return store.purgeExpired(batchSize);
-  }
+  int purgeExpired(int batchSize);
 }

@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,8 +15,8 @@ class BodyKeyringTest {
   private static final String K2 =
       Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(UTF_8));
 
-  private static ResponseBodyCipher cipher(Map<String, String> values) {
-    return BodyKeyring.cipher(new MapConfig(values));
+  private static BodyKeyring cipher(Map<String, String> values) {
+    return BodyKeyring.of(new MapConfig(values));
   }
 
   @Test
@@ -30,7 +29,7 @@ class BodyKeyringTest {
 
   @Test
   void legacyKeyAlone_isTheKeyIdLegacy() {
-    ResponseBodyCipher cipher = cipher(Map.of(BodyKeyring.LEGACY_KEY, K1));
+    BodyKeyring cipher = cipher(Map.of(BodyKeyring.LEGACY_KEY, K1));
 
     assertThat(cipher.sealingKeyId()).isEqualTo("legacy");
     assertThat(BodyKeyring.validate(new MapConfig(Map.of(BodyKeyring.LEGACY_KEY, K1))))
@@ -45,7 +44,7 @@ class BodyKeyringTest {
 
   @Test
   void ringOfTwo_sealsWithTheNamedKey_andKeepsBothAndTheLegacyKey() {
-    ResponseBodyCipher cipher =
+    BodyKeyring cipher =
         cipher(
             Map.of(
                 BodyKeyring.KEYS,

@@ -2,6 +2,7 @@ package com.banhang.shop;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -226,6 +227,20 @@ class BoundedContextsTest {
         .because(
             "the REST layer calls the application, never the other way round; what the"
                 + " application needs of it is a port it implements (SettledPaymentResponses)")
+        .check(shop);
+  }
+
+  /**
+   * The top-level contexts (orders, payments, admin, web) depend on each other in one direction
+   * only: the rules above forbid the known wrong edges one by one, this one any cycle at all.
+   */
+  @Test
+  void contexts_areFreeOfCycles() {
+    slices()
+        .matching("com.banhang.shop.(*)..")
+        .should()
+        .beFreeOfCycles()
+        .because("a cycle between contexts makes them one context that cannot change alone")
         .check(shop);
   }
 }

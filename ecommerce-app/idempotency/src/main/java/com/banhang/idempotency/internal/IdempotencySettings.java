@@ -123,7 +123,7 @@ public class IdempotencySettings {
    * @throws IllegalArgumentException when the keyring is configured wrongly
    */
   public ResponseBodyCipher bodyCipher() {
-    return BodyKeyring.cipher(config);
+    return ResponseBodyCipher.of(BodyKeyring.of(config));
   }
 
   public int purgeBatchSize() {

@@ -4,6 +4,7 @@ import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import com.banhang.idempotency.jdbc.ResponseBodyCipher;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -13,15 +14,17 @@ import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
- * Makes the store for the data source named by {@code idempotency.datasource}; the dialect comes
- * from the database itself. An application can replace it with an {@code @Alternative} producer.
+ * Makes the store for the data source named by {@code idempotency.datasource}, and its
+ * administration; the dialect comes from the database itself. Both are one JDBC store underneath,
+ * made on first use. An application can replace them with {@code @Alternative} producers (of both:
+ * the gate uses the store, {@code IdempotencyKeys} both).
  */
 @ApplicationScoped
 public class IdempotencyStoreProducer {
 
   @Inject IdempotencySettings settings;
 
-  private volatile IdempotencyStore store;
+  private volatile JdbcIdempotencyStore store;
 
   @Produces
   @ApplicationScoped
@@ -29,8 +32,14 @@ public class IdempotencyStoreProducer {
     return new LazyIdempotencyStore(this::resolve, IdempotencyStoreProducer::insideJtaTransaction);
   }
 
-  private IdempotencyStore resolve() {
-    IdempotencyStore current = store;
+  @Produces
+  @ApplicationScoped
+  IdempotencyStoreAdministration administration() {
+    return new LazyIdempotencyStore.Administration(() -> resolve().administration());
+  }
+
+  private JdbcIdempotencyStore resolve() {
+    JdbcIdempotencyStore current = store;
     if (current == null) {
       synchronized (this) {
         if (store == null) {

@@ -11,6 +11,7 @@ import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -20,8 +21,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Finds the database on first use rather than at start-up, so that a database that is down when the
- * server starts makes requests fail closed (503) instead of the application failing to deploy.
+ * The store of a request's path, found on first use rather than at start-up, so that a database
+ * that is down when the server starts makes requests fail closed (503) instead of the application
+ * failing to deploy.
  *
  * <p>It also refuses a claim made inside a JTA transaction: a claim commits on its own, before the
  * operation runs, and one made on the transaction's connection would commit or roll back with it.
@@ -84,44 +86,58 @@ final class LazyIdempotencyStore implements IdempotencyStore {
     return delegate.get().find(tenant, operation, key);
   }
 
-  @Override
-  public List<IdempotencyRecord> findProcessing(
-      String operation, Duration minAge, Set<String> skipChecks, int limit) {
-    return delegate.get().findProcessing(operation, minAge, skipChecks, limit);
-  }
+  /**
+   * The store's administration, found on first use like the store: a console or a retention run
+   * against a database that is down fails closed too, instead of keeping the application from
+   * deploying. No guard here: nothing of it claims a key.
+   */
+  static final class Administration implements IdempotencyStoreAdministration {
 
-  @Override
-  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
-    return delegate.get().recordCheck(claim, check, detail);
-  }
+    private final Supplier<IdempotencyStoreAdministration> delegate;
 
-  @Override
-  public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
-    return delegate.get().listProcessing(query, offset, limit);
-  }
+    Administration(Supplier<IdempotencyStoreAdministration> delegate) {
+      this.delegate = delegate;
+    }
 
-  @Override
-  public KeyStatistics statistics() {
-    return delegate.get().statistics();
-  }
+    @Override
+    public List<IdempotencyRecord> findProcessing(
+        String operation, Duration minAge, Set<String> skipChecks, int limit) {
+      return delegate.get().findProcessing(operation, minAge, skipChecks, limit);
+    }
 
-  @Override
-  public OptionalLong tableSizeBytes() {
-    return delegate.get().tableSizeBytes();
-  }
+    @Override
+    public boolean recordCheck(ClaimedKey claim, String check, String detail) {
+      return delegate.get().recordCheck(claim, check, detail);
+    }
 
-  @Override
-  public void recordPurgeRun(PurgeRun run) {
-    delegate.get().recordPurgeRun(run);
-  }
+    @Override
+    public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
+      return delegate.get().listProcessing(query, offset, limit);
+    }
 
-  @Override
-  public List<PurgeRun> recentPurgeRuns(int limit) {
-    return delegate.get().recentPurgeRuns(limit);
-  }
+    @Override
+    public KeyStatistics statistics() {
+      return delegate.get().statistics();
+    }
 
-  @Override
-  public int purgeExpired(int batchSize) {
-    return delegate.get().purgeExpired(batchSize);
+    @Override
+    public OptionalLong tableSizeBytes() {
+      return delegate.get().tableSizeBytes();
+    }
+
+    @Override
+    public void recordPurgeRun(PurgeRun run) {
+      delegate.get().recordPurgeRun(run);
+    }
+
+    @Override
+    public List<PurgeRun> recentPurgeRuns(int limit) {
+      return delegate.get().recentPurgeRuns(limit);
+    }
+
+    @Override
+    public int purgeExpired(int batchSize) {
+      return delegate.get().purgeExpired(batchSize);
+    }
   }
 }

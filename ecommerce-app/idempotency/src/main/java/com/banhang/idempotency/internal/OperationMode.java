@@ -1,8 +1,7 @@
 package com.banhang.idempotency.internal;
 
-import java.util.Arrays;
+import com.banhang.idempotency.ComparisonModes;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * How much of the idempotency layer one operation gets, from {@code
@@ -24,26 +23,10 @@ public enum OperationMode {
   }
 
   /**
-   * Reads a configured value, ignoring case and surrounding blanks.
-   *
-   * @throws IllegalStateException naming {@code property} and the allowed values when the value is
-   *     none of them
+   * The mode of a value {@link ComparisonModes#mode} read and checked: {@code enforced}, {@code
+   * optional} or {@code off}.
    */
-  static OperationMode parse(String property, String value) {
-    String wanted = value.strip().toLowerCase(Locale.ROOT);
-    for (OperationMode mode : values()) {
-      if (mode.configValue().equals(wanted)) {
-        return mode;
-      }
-    }
-    throw new IllegalStateException(
-        property
-            + " is '"
-            + value
-            + "'; allowed values: "
-            + Arrays.stream(values())
-                .map(OperationMode::configValue)
-                .collect(Collectors.joining(", "))
-            + " (docs/configuration.md, \"Comparison-only switch\")");
+  static OperationMode of(String configValue) {
+    return valueOf(configValue.toUpperCase(Locale.ROOT));
   }
 }

@@ -188,13 +188,11 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   }
 
   @Override
-  public int purgeExpired(int batchSize) {
-    return executeUpdate(
-        "DELETE FROM idempotency_record WHERE status IN ('COMPLETED', 'RELEASED')"
-            + " AND expires_at < "
-            + NOW
-            + " FETCH FIRST ? ROWS ONLY",
-        batchSize);
+  protected String purgeExpiredStatement() {
+    return "DELETE FROM idempotency_record WHERE status IN ('COMPLETED', 'RELEASED')"
+        + " AND expires_at < "
+        + NOW
+        + " FETCH FIRST ? ROWS ONLY";
   }
 
   @Override

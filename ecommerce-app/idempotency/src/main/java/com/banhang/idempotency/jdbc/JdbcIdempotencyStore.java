@@ -3,10 +3,6 @@ package com.banhang.idempotency.jdbc;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
-import com.banhang.idempotency.KeyStatistics;
-import com.banhang.idempotency.ProcessingPage;
-import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.idempotency.PurgeRun;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.ClaimRequest;
@@ -20,18 +16,17 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * The statements every database shares; subclasses supply the claim routine and the few clauses
- * whose syntax differs. Connections come from the data source per call, so inside a JTA transaction
- * they are the transaction's connection and outside one they commit on their own.
+ * The statements every database shares on a request's path; subclasses supply the claim routine and
+ * the few clauses whose syntax differs. Those clauses are also the hooks of the store's {@link
+ * #administration()}, which writes the statements outside a request once for every database: what
+ * sets one database apart stays in its subclass alone. Connections come from the data source per
+ * call, so inside a JTA transaction they are the transaction's connection and outside one they
+ * commit on their own.
  *
  * <p>No statement binds a time taken from this server's clock: "now" is always the database's
  * ({@link #now()}), and ages are durations subtracted from it in SQL ({@link #plusMillis}).
@@ -53,6 +48,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   protected final DataSource dataSource;
   private ResponseBodyCipher cipher = ResponseBodyCipher.NONE;
   private int statementTimeoutSeconds = DEFAULT_STATEMENT_TIMEOUT_SECONDS;
+  private final JdbcIdempotencyStoreAdministration administration =
+      new JdbcIdempotencyStoreAdministration(this);
 
   /** {@link #boundingStatementsBy}'s default: no write of a key waits longer than this. */
   public static final int DEFAULT_STATEMENT_TIMEOUT_SECONDS = 10;
@@ -81,6 +78,14 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     long seconds = (timeout.toMillis() + 999) / 1000;
     this.statementTimeoutSeconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, seconds));
     return this;
+  }
+
+  /**
+   * The keys of this store outside any request (reconciliation, retention, consoles), over the same
+   * data source, with the same cipher and statement bound, in this database's dialect.
+   */
+  public JdbcIdempotencyStoreAdministration administration() {
+    return administration;
   }
 
   /**
@@ -259,48 +264,16 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     return found.stream().findFirst();
   }
 
-  @Override
-  public List<IdempotencyRecord> findProcessing(
-      String operation, Duration minAge, Set<String> skipChecks, int limit) {
-    if (limit <= 0) {
-      return List.of();
-    }
-    List<Object> parameters = new ArrayList<>(List.of(operation));
-    parameters.addAll(plusMillisParameters(-minAge.toMillis()));
-    StringBuilder skip = new StringBuilder();
-    if (!skipChecks.isEmpty()) {
-      skip.append(" AND (last_check IS NULL OR last_check NOT IN (");
-      skip.append(String.join(", ", java.util.Collections.nCopies(skipChecks.size(), "?")));
-      skip.append("))");
-      parameters.addAll(skipChecks.stream().sorted().toList());
-    }
-    parameters.add(limit);
-    // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2.
-    return query(
-        "SELECT "
-            + recordColumns()
-            + " FROM idempotency_record"
-            + processingReaderHints()
-            + " WHERE operation = "
-            + asciiParameter(100)
-            + " AND status = 'PROCESSING'"
-            + " AND created_at < "
-            + plusMillis(now())
-            + skip
-            + " ORDER BY created_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
-        parameters.toArray());
-  }
-
   /**
-   * Table hints for the reader of processing rows ({@link #findProcessing}), with a leading space;
-   * none by default. SQL Server's store skips rows that others hold locked, so that this reader
-   * never waits in a lock cycle with a claim or a completion.
+   * Table hints for the reader of processing rows (the administration's {@code findProcessing}),
+   * with a leading space; none by default. SQL Server's store skips rows that others hold locked,
+   * so that this reader never waits in a lock cycle with a claim or a completion.
    */
   protected String processingReaderHints() {
     return "";
   }
 
-  private static boolean printableAscii(String text) {
+  static boolean printableAscii(String text) {
     return text.chars().allMatch(c -> c >= 0x21 && c <= 0x7E);
   }
 
@@ -312,7 +285,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
         + asciiParameter(255);
   }
 
-  private String whereOwned() {
+  String whereOwned() {
     return " WHERE " + keyMatch() + " AND attempt = ? AND status = 'PROCESSING'";
   }
 
@@ -337,147 +310,11 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  @Override
-  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
-    return executeUpdate(
-            "UPDATE idempotency_record SET last_check = ?, last_check_detail = ?,"
-                + " last_checked_at = "
-                + now()
-                + whereOwned(),
-            check,
-            detail == null ? null : truncate(detail, 1000),
-            claim.tenant(),
-            claim.operation(),
-            claim.key(),
-            claim.attempt())
-        == 1;
-  }
-
-  @Override
-  public ProcessingPage listProcessing(ProcessingQuery filter, int offset, int limit) {
-    StringBuilder where = new StringBuilder(" WHERE status = 'PROCESSING'");
-    List<Object> parameters = new ArrayList<>();
-    if (filter.tenant() != null) {
-      where.append(" AND tenant_id = ?");
-      parameters.add(filter.tenant());
-    }
-    if (filter.operation() != null) {
-      where.append(" AND operation = ").append(asciiParameter(100));
-      parameters.add(filter.operation());
-    }
-    if (ProcessingQuery.NEVER_CHECKED.equals(filter.lastCheck())) {
-      where.append(" AND last_check IS NULL");
-    } else if (filter.lastCheck() != null) {
-      where.append(" AND last_check = ?");
-      parameters.add(filter.lastCheck());
-    }
-    if (filter.minAge() != null) {
-      where.append(" AND created_at < ").append(plusMillis(now()));
-      parameters.addAll(plusMillisParameters(-filter.minAge().toMillis()));
-    }
-    int total =
-        (int) queryLong("SELECT COUNT(*) FROM idempotency_record" + where, parameters.toArray());
-    if (limit <= 0) {
-      // A count alone: SQL Server refuses FETCH NEXT 0 ROWS, so a page of no rows is not asked.
-      return new ProcessingPage(List.of(), total);
-    }
-    List<Object> paged = new ArrayList<>(parameters);
-    paged.add(Math.max(0, offset));
-    paged.add(limit);
-    List<IdempotencyRecord> rows =
-        query(
-            "SELECT "
-                + recordColumns()
-                + " FROM idempotency_record"
-                + where
-                + " ORDER BY created_at, tenant_id, idempotency_key"
-                + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY",
-            paged.toArray());
-    return new ProcessingPage(rows, total);
-  }
-
-  @Override
-  public KeyStatistics statistics() {
-    KeyStatistics.AgeBucket[] buckets = KeyStatistics.AgeBucket.values();
-    StringBuilder bucketCase = new StringBuilder("CASE");
-    List<Object> parameters = new ArrayList<>();
-    for (int i = 0; i < buckets.length - 1; i++) {
-      bucketCase.append(" WHEN created_at > ").append(plusMillis(now())).append(" THEN ").append(i);
-      parameters.addAll(plusMillisParameters(-buckets[i].upperBound().toMillis()));
-    }
-    bucketCase.append(" ELSE ").append(buckets.length - 1).append(" END");
-    // A derived table, because SQL Server cannot GROUP BY a select-list alias.
-    List<KeyStatistics.BucketCount> bucketCounts = new ArrayList<>();
-    List<KeyStatistics.StatusGroup> groups = new ArrayList<>();
-    Map<String, Long> expired = new LinkedHashMap<>();
-    Instant takenAt;
-    try (Connection connection = dataSource.getConnection()) {
-      takenAt = databaseNow(connection);
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "SELECT operation, status, bucket, COUNT(*) FROM (SELECT operation, status, "
-                  + bucketCase
-                  + " AS bucket FROM idempotency_record) r GROUP BY operation, status, bucket"
-                  + " ORDER BY operation, status, bucket")) {
-        bind(statement, parameters.toArray());
-        try (ResultSet rs = statement.executeQuery()) {
-          while (rs.next()) {
-            bucketCounts.add(
-                new KeyStatistics.BucketCount(
-                    rs.getString(1),
-                    RecordStatus.valueOf(rs.getString(2).trim()),
-                    buckets[rs.getInt(3)],
-                    rs.getLong(4)));
-          }
-        }
-      }
-      try (PreparedStatement statement =
-              connection.prepareStatement(
-                  "SELECT operation, status, COUNT(*), MIN(created_at) FROM idempotency_record"
-                      + " GROUP BY operation, status ORDER BY operation, status");
-          ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          groups.add(
-              new KeyStatistics.StatusGroup(
-                  rs.getString(1),
-                  RecordStatus.valueOf(rs.getString(2).trim()),
-                  rs.getLong(3),
-                  instant(rs, 4)));
-        }
-      }
-      try (PreparedStatement statement =
-          connection.prepareStatement(
-              "SELECT operation, COUNT(*) FROM idempotency_record WHERE status = 'PROCESSING'"
-                  + " AND locked_until <= "
-                  + now()
-                  + " GROUP BY operation ORDER BY operation")) {
-        try (ResultSet rs = statement.executeQuery()) {
-          while (rs.next()) {
-            expired.put(rs.getString(1), rs.getLong(2));
-          }
-        }
-      }
-    } catch (SQLException e) {
-      throw unavailable("cannot count the idempotency store", e);
-    }
-    return new KeyStatistics(takenAt, bucketCounts, groups, expired);
-  }
-
-  @Override
-  public OptionalLong tableSizeBytes() {
-    String sql = tableSizeQuery();
-    if (sql == null) {
-      return OptionalLong.empty();
-    }
-    try {
-      long bytes = queryLong(sql);
-      // H2 answers 0 for a database held in memory: that is "not known", not "empty".
-      return bytes > 0 ? OptionalLong.of(bytes) : OptionalLong.empty();
-    } catch (RuntimeException e) {
-      // A database that refuses to tell (permissions) is not an error for the console.
-      return OptionalLong.empty();
-    }
-  }
+  /**
+   * The DELETE of one purge batch: finished rows ({@code COMPLETED}, {@code RELEASED}) whose expiry
+   * is before {@link #now()}, never a processing row, at most as many as its one placeholder says.
+   */
+  protected abstract String purgeExpiredStatement();
 
   /**
    * A query of one number: the bytes of the table and its indexes; null if the database has none.
@@ -532,49 +369,11 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   }
 
   /** {@link #RECORD_COLUMNS} and the database's clock, as {@link #query} reads them. */
-  private String recordColumns() {
+  String recordColumns() {
     return RECORD_COLUMNS + ", " + now();
   }
 
-  @Override
-  public void recordPurgeRun(PurgeRun run) {
-    executeUpdate(
-        "INSERT INTO idempotency_purge_run (started_at, node, started_by, rows_deleted,"
-            + " duration_ms) VALUES (?, ?, ?, ?, ?)",
-        utc(run.startedAt()),
-        truncate(run.node(), 255),
-        truncate(run.startedBy(), 100),
-        run.rowsDeleted(),
-        run.durationMillis());
-  }
-
-  @Override
-  public List<PurgeRun> recentPurgeRuns(int limit) {
-    if (limit <= 0) {
-      return List.of();
-    }
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT started_at, node, started_by, rows_deleted, duration_ms"
-                    + " FROM idempotency_purge_run ORDER BY started_at DESC, id DESC"
-                    + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
-      bind(statement, limit);
-      List<PurgeRun> runs = new ArrayList<>();
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          runs.add(
-              new PurgeRun(
-                  instant(rs, 1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getLong(5)));
-        }
-      }
-      return runs;
-    } catch (SQLException e) {
-      throw unavailable("cannot read the purge runs", e);
-    }
-  }
-
-  private long queryLong(String sql, Object... parameters) {
+  long queryLong(String sql, Object... parameters) {
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = prepareBounded(connection, sql)) {
       bind(statement, parameters);
@@ -602,7 +401,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     return instant.atOffset(ZoneOffset.UTC);
   }
 
-  private static String truncate(String text, int max) {
+  static String truncate(String text, int max) {
     return text.length() <= max ? text : text.substring(0, max);
   }
 
@@ -616,7 +415,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  private List<IdempotencyRecord> query(String sql, Object... parameters) {
+  List<IdempotencyRecord> query(String sql, Object... parameters) {
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement = prepareBounded(connection, sql)) {
       bind(statement, parameters);
@@ -726,7 +525,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
         seenAt);
   }
 
-  private static Instant instant(ResultSet rs, int column) throws SQLException {
+  static Instant instant(ResultSet rs, int column) throws SQLException {
     OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
     return value == null ? null : value.toInstant();
   }

@@ -75,13 +75,11 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
   }
 
   @Override
-  public int purgeExpired(int batchSize) {
-    return executeUpdate(
-        "DELETE FROM idempotency_record WHERE ctid IN (SELECT ctid FROM idempotency_record"
-            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
-            + now()
-            + " LIMIT ?)",
-        batchSize);
+  protected String purgeExpiredStatement() {
+    return "DELETE FROM idempotency_record WHERE ctid IN (SELECT ctid FROM idempotency_record"
+        + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
+        + now()
+        + " LIMIT ?)";
   }
 
   /** The start of the current statement: one "now" for the whole statement, unlike now(). */

@@ -1,27 +1,25 @@
 package com.banhang.idempotency.jdbc;
 
+import com.banhang.idempotency.BodyKeyring;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Encrypts stored response bodies at rest (docs/idempotency.md, "Stored bodies encrypted at rest")
- * with AES-256-GCM under a keyring: every key has an id, one of them seals new bodies, and each
- * sealed body names the id of its key in its header, so that bodies sealed under an older key stay
- * readable after a rotation for as long as that key stays in the ring.
+ * with AES-256-GCM under a keyring ({@link BodyKeyring}, which reads and checks the configuration):
+ * every key has an id, one of them seals new bodies, and each sealed body names the id of its key
+ * in its header, so that bodies sealed under an older key stay readable after a rotation for as
+ * long as that key stays in the ring.
  *
  * <p>Formats of a stored body (the first byte of a sealed body is NUL, which no JSON or text body
  * starts with):
@@ -40,13 +38,13 @@ import javax.crypto.spec.SecretKeySpec;
 public final class ResponseBodyCipher {
 
   /** No encryption: bodies are stored as they are. */
-  public static final ResponseBodyCipher NONE = new ResponseBodyCipher(Map.of(), null);
+  public static final ResponseBodyCipher NONE = new ResponseBodyCipher(BodyKeyring.NONE);
 
   /** The id of the single key of {@code idempotency.body-encryption-key}, and of bodies in v1. */
-  public static final String LEGACY_KEY_ID = "legacy";
+  public static final String LEGACY_KEY_ID = BodyKeyring.LEGACY_KEY_ID;
 
   /** What a key id may be: 1 to 32 letters, digits, dots, dashes or underscores. */
-  public static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9._-]{1,32}");
+  public static final Pattern KEY_ID = BodyKeyring.KEY_ID_FORMAT;
 
   private static final byte[] MAGIC_V1 = {0, 'E', 'N', '1'};
   private static final byte[] MAGIC_V2 = {0, 'E', 'N', '2'};
@@ -54,12 +52,18 @@ public final class ResponseBodyCipher {
   private static final int TAG_BITS = 128;
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final Map<String, SecretKey> keys;
-  private final String sealingKeyId;
+  private final BodyKeyring ring;
 
-  private ResponseBodyCipher(Map<String, SecretKey> keys, String sealingKeyId) {
-    this.keys = keys;
-    this.sealingKeyId = sealingKeyId;
+  private ResponseBodyCipher(BodyKeyring ring) {
+    this.ring = ring;
+  }
+
+  /**
+   * The cipher of a keyring the public API read and checked ({@link BodyKeyring#of}); {@link #NONE}
+   * for a ring without keys.
+   */
+  public static ResponseBodyCipher of(BodyKeyring ring) {
+    return ring.encrypts() ? new ResponseBodyCipher(ring) : NONE;
   }
 
   /**
@@ -73,73 +77,45 @@ public final class ResponseBodyCipher {
   }
 
   /**
-   * @param base64KeysById every key that may open a stored body, by id
-   * @param sealingKeyId the id of the key that seals new bodies; one of the ring's
-   * @throws IllegalArgumentException for an empty ring, an id that is not {@link #KEY_ID}, a key
-   *     that is not Base64 of 32 bytes, or a sealing id outside the ring. The message never holds
-   *     key material.
+   * {@link BodyKeyring#of(Map, String)}'s ring as a cipher.
+   *
+   * @throws IllegalArgumentException as {@link BodyKeyring#of(Map, String)} does; the message never
+   *     holds key material
    */
   public static ResponseBodyCipher keyring(
       Map<String, String> base64KeysById, String sealingKeyId) {
-    if (base64KeysById.isEmpty()) {
-      throw new IllegalArgumentException("the body keyring holds no key");
-    }
-    Map<String, SecretKey> keys = new LinkedHashMap<>();
-    base64KeysById.forEach(
-        (id, base64) -> {
-          if (id == null || !KEY_ID.matcher(id).matches()) {
-            throw new IllegalArgumentException(
-                "a body key id must be 1 to 32 letters, digits, '.', '-' or '_'");
-          }
-          keys.put(id, new SecretKeySpec(decode(id, base64), "AES"));
-        });
-    if (sealingKeyId == null || !keys.containsKey(sealingKeyId)) {
-      throw new IllegalArgumentException(
-          "the sealing key id " + sealingKeyId + " is not one of the keyring's " + keys.keySet());
-    }
-    return new ResponseBodyCipher(Collections.unmodifiableMap(keys), sealingKeyId);
-  }
-
-  private static byte[] decode(String id, String base64) {
-    byte[] bytes;
-    try {
-      bytes = Base64.getDecoder().decode(base64 == null ? "" : base64.strip());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("the body key " + id + " is not Base64");
-    }
-    if (bytes.length != 32) {
-      throw new IllegalArgumentException(
-          "the body key " + id + " must be 32 bytes (Base64), not " + bytes.length);
-    }
-    return bytes;
+    return of(BodyKeyring.of(base64KeysById, sealingKeyId));
   }
 
   /** True when bodies are sealed (and plaintext bodies refused). */
   public boolean encrypts() {
-    return !keys.isEmpty();
+    return ring.encrypts();
   }
 
   /** The id of the key that seals new bodies, or null without encryption. */
   public String sealingKeyId() {
-    return sealingKeyId;
+    return ring.sealingKeyId();
   }
 
   /** The ids of every key that can open a body. */
   public Set<String> keyIds() {
-    return keys.keySet();
+    return ring.keyIds();
   }
 
   byte[] seal(byte[] body, String tenant, String operation, String idempotencyKey) {
-    if (keys.isEmpty() || body.length == 0) {
+    if (!ring.encrypts() || body.length == 0) {
       return body;
     }
+    String sealingKeyId = ring.sealingKeyId();
     try {
       byte[] header = headerV2(sealingKeyId);
       byte[] nonce = new byte[NONCE_BYTES];
       RANDOM.nextBytes(nonce);
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(
-          Cipher.ENCRYPT_MODE, keys.get(sealingKeyId), new GCMParameterSpec(TAG_BITS, nonce));
+          Cipher.ENCRYPT_MODE,
+          ring.key(sealingKeyId).orElseThrow(),
+          new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(header);
       cipher.updateAAD(scope(tenant, operation, idempotencyKey));
       byte[] sealed = cipher.doFinal(body);
@@ -171,13 +147,13 @@ public final class ResponseBodyCipher {
         throw unreadable("a stored response has a damaged encryption header", null);
       }
       String id = new String(stored, MAGIC_V2.length + 1, idLength, StandardCharsets.US_ASCII);
-      SecretKey key = keys.get(id);
+      SecretKey key = ring.key(id).orElse(null);
       if (key == null) {
         throw unreadable(
             "a stored response is sealed under body key id '"
                 + printable(id)
                 + "', which is not in the configured keyring "
-                + keys.keySet(),
+                + ring.keyIds(),
             null);
       }
       return decrypt(
@@ -188,7 +164,7 @@ public final class ResponseBodyCipher {
           scope(tenant, operation, idempotencyKey));
     }
     if (startsWith(stored, MAGIC_V1)) {
-      SecretKey key = keys.get(LEGACY_KEY_ID);
+      SecretKey key = ring.key(LEGACY_KEY_ID).orElse(null);
       if (key == null) {
         throw unreadable(
             "a stored response was sealed under the key of idempotency.body-encryption-key (id '"
@@ -202,7 +178,7 @@ public final class ResponseBodyCipher {
       return decrypt(
           key, stored, MAGIC_V1.length, new byte[0], scope(tenant, operation, idempotencyKey));
     }
-    if (!keys.isEmpty()) {
+    if (ring.encrypts()) {
       throw unreadable(
           "a stored response is not encrypted although body encryption is configured; it is not"
               + " replayed",
@@ -272,8 +248,8 @@ public final class ResponseBodyCipher {
 
   @Override
   public String toString() {
-    return keys.isEmpty()
-        ? "ResponseBodyCipher[none]"
-        : "ResponseBodyCipher[keys=" + keys.keySet() + ", sealing=" + sealingKeyId + "]";
+    return ring.encrypts()
+        ? "ResponseBodyCipher[keys=" + ring.keyIds() + ", sealing=" + ring.sealingKeyId() + "]"
+        : "ResponseBodyCipher[none]";
   }
 }

@@ -97,13 +97,11 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
    * switch it at any time.
    */
   @Override
-  public int purgeExpired(int batchSize) {
-    return executeUpdate(
-        "DELETE TOP (?) FROM idempotency_record"
-            + SKIP_LOCKED_ROWS
-            + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
-            + now(),
-        batchSize);
+  protected String purgeExpiredStatement() {
+    return "DELETE TOP (?) FROM idempotency_record"
+        + SKIP_LOCKED_ROWS
+        + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < "
+        + now();
   }
 
   /**

@@ -2,20 +2,16 @@ package com.banhang.idempotency.spi;
 
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.KeyStatistics;
-import com.banhang.idempotency.ProcessingPage;
-import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.idempotency.PurgeRun;
 import com.banhang.idempotency.StoredResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
 
 /**
- * Where keys live. One implementation per database; all share the contract below, which the store
- * tests check on each of them.
+ * Where keys live, as a request uses them: the claim, the writes of its owner, and the read of one
+ * key. One implementation per database; all share the contract below, which the store tests check
+ * on each of them. What reconciliation, retention and operator consoles do with keys outside a
+ * request is {@link IdempotencyStoreAdministration}'s, so that this interface stays the few calls a
+ * keyed request makes, and a wrapper or a test double of the request's path needs nothing else.
  *
  * <p>Every time decision is the database's (docs/idempotency.md, "Time"): callers pass durations,
  * never instants, and every timestamp the store writes, and every "now" it compares with, is the
@@ -77,47 +73,4 @@ public interface IdempotencyStore {
   boolean release(ClaimedKey claim);
 
   Optional<IdempotencyRecord> find(String tenant, String operation, String key);
-
-  /**
-   * Rows of {@code operation} in processing, claimed at least {@code minAge} ago by the database's
-   * clock, oldest first.
-   */
-  default List<IdempotencyRecord> findProcessing(String operation, Duration minAge, int limit) {
-    return findProcessing(operation, minAge, Set.of(), limit);
-  }
-
-  /**
-   * Like {@link #findProcessing(String, Duration, int)}, skipping rows whose last check is one of
-   * {@code skipChecks}: rows parked for an operator must not fill every batch a reader examines.
-   */
-  List<IdempotencyRecord> findProcessing(
-      String operation, Duration minAge, Set<String> skipChecks, int limit);
-
-  /**
-   * Records the last check of a processing row (what a reconciler found, and when), fenced like
-   * every write after the claim.
-   *
-   * @return false if the attempt no longer owns a processing row (nothing changed)
-   */
-  boolean recordCheck(ClaimedKey claim, String check, String detail);
-
-  /** Processing rows matching {@code query}, oldest first, one page of them. */
-  ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit);
-
-  /** Row counts by operation, status and age, now by the database's clock. */
-  KeyStatistics statistics();
-
-  /** Bytes the table and its indexes take, where the database reports it. */
-  OptionalLong tableSizeBytes();
-
-  void recordPurgeRun(PurgeRun run);
-
-  /** The latest purge runs, newest first. */
-  List<PurgeRun> recentPurgeRuns(int limit);
-
-  /**
-   * Deletes at most {@code batchSize} completed or released rows past their expiry by the
-   * database's clock; never a processing row.
-   */
-  int purgeExpired(int batchSize);
 }

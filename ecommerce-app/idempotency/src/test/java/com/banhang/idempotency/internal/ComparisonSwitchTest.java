@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Handler;
@@ -273,7 +274,12 @@ class ComparisonSwitchTest {
     String registered = "gadgets-" + UUID.randomUUID() + ".create";
     OperationModes.register(registered);
     config.put(OperationModes.property(operation), "Optional");
-    config.put(OperationModes.environmentName(OperationModes.property(registered)), "off");
+    // MicroProfile Config's environment variable for the property: non-alphanumerics to _, upper.
+    config.put(
+        OperationModes.property(registered)
+            .replaceAll("[^A-Za-z0-9]", "_")
+            .toUpperCase(Locale.ROOT),
+        "off");
     config.put("IDEMPOTENCY_OPERATIONS_PARCELS_SHIP_MODE", "off");
     config.put("idempotency.operations.enforced.one.mode", "enforced");
 

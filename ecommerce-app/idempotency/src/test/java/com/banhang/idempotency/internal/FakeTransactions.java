@@ -9,29 +9,31 @@ import java.util.List;
 
 /**
  * A JTA transaction on one thread, just enough for the gate: begun, then committed or rolled back,
- * telling the synchronizations registered meanwhile and the in-memory store's journal.
+ * telling the synchronizations registered meanwhile and the in-memory store's journal. Public, and
+ * published in the library's test-jar, for tests elsewhere that drive the library's transaction
+ * handling without a server.
  */
-final class FakeTransactions implements TransactionSynchronizationRegistry {
+public final class FakeTransactions implements TransactionSynchronizationRegistry {
 
   private final InMemoryIdempotencyStore store;
   private final List<Synchronization> synchronizations = new ArrayList<>();
   private Object key;
 
-  FakeTransactions(InMemoryIdempotencyStore store) {
+  public FakeTransactions(InMemoryIdempotencyStore store) {
     this.store = store;
   }
 
-  void begin() {
+  public void begin() {
     key = new Object();
     store.begin();
   }
 
-  void commit() {
+  public void commit() {
     store.commit();
     end(Status.STATUS_COMMITTED);
   }
 
-  void rollback() {
+  public void rollback() {
     store.rollback();
     end(Status.STATUS_ROLLEDBACK);
   }

@@ -10,7 +10,7 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The store contract on H2, the embedded default, migrated from sql/h2. */
-class H2IdempotencyStoreTest extends IdempotencyStoreContract {
+class H2IdempotencyStoreTest extends JdbcIdempotencyStoreContract {
 
   private static JdbcDataSource dataSource;
 
@@ -40,7 +40,7 @@ class H2IdempotencyStoreTest extends IdempotencyStoreContract {
   }
 
   @Override
-  boolean reportsTableSize() {
+  protected boolean reportsTableSize() {
     return false;
   }
 }

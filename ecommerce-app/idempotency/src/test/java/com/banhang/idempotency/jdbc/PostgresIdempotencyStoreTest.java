@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
  * The store contract on PostgreSQL (embedded binaries, no server to install), migrated from
  * sql/postgresql: the claim is the database function idempotency_claim.
  */
-class PostgresIdempotencyStoreTest extends IdempotencyStoreContract {
+class PostgresIdempotencyStoreTest extends JdbcIdempotencyStoreContract {
 
   private static EmbeddedPostgres postgres;
 
@@ -38,7 +38,7 @@ class PostgresIdempotencyStoreTest extends IdempotencyStoreContract {
   }
 
   @Override
-  boolean reportsTableSize() {
+  protected boolean reportsTableSize() {
     return true;
   }
 }

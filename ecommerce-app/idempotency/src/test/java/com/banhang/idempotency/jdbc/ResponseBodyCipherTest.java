@@ -168,7 +168,7 @@ class ResponseBodyCipherTest {
   void store_withEncryption_keepsNoPlaintextInTheTableAndReadsItBack() throws Exception {
     JdbcDataSource dataSource = new JdbcDataSource();
     dataSource.setURL("jdbc:h2:mem:cipher-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    IdempotencyStoreContract.migrate(dataSource, "h2");
+    JdbcIdempotencyStoreContract.migrate(dataSource, "h2");
     JdbcIdempotencyStore store =
         JdbcIdempotencyStore.forDataSource(dataSource).encryptingBodiesWith(cipher);
     ClaimedKey claim =
@@ -203,7 +203,7 @@ class ResponseBodyCipherTest {
   void listings_neverOpenBodies_andOneUnreadableRowStopsNothing() throws Exception {
     JdbcDataSource dataSource = new JdbcDataSource();
     dataSource.setURL("jdbc:h2:mem:cipher-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-    IdempotencyStoreContract.migrate(dataSource, "h2");
+    JdbcIdempotencyStoreContract.migrate(dataSource, "h2");
     JdbcIdempotencyStore oldKey =
         JdbcIdempotencyStore.forDataSource(dataSource)
             .encryptingBodiesWith(ResponseBodyCipher.keyring(Map.of("k1", KEY), "k1"));
@@ -233,10 +233,14 @@ class ResponseBodyCipherTest {
             .encryptingBodiesWith(ResponseBodyCipher.keyring(Map.of("k2", OTHER_KEY), "k2"));
 
     var processing =
-        rotated.findProcessing(
-            "payments.charge", java.time.Duration.ofSeconds(-60), java.util.Set.of(), 10);
+        rotated
+            .administration()
+            .findProcessing(
+                "payments.charge", java.time.Duration.ofSeconds(-60), java.util.Set.of(), 10);
     var page =
-        rotated.listProcessing(new ProcessingQuery(null, "payments.charge", null, null), 0, 10);
+        rotated
+            .administration()
+            .listProcessing(new ProcessingQuery(null, "payments.charge", null, null), 0, 10);
 
     assertThat(processing).hasSize(2);
     assertThat(page.rows()).hasSize(2);

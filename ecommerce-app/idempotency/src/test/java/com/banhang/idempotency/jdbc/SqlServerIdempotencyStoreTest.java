@@ -19,7 +19,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
     disabledReason =
         "no SQL Server on this machine: set SQLSERVER_JDBC_URL, SQLSERVER_USER and"
             + " SQLSERVER_PASSWORD to run the store contract against one")
-class SqlServerIdempotencyStoreTest extends IdempotencyStoreContract {
+class SqlServerIdempotencyStoreTest extends JdbcIdempotencyStoreContract {
 
   private static SQLServerDataSource dataSource;
 
@@ -43,7 +43,7 @@ class SqlServerIdempotencyStoreTest extends IdempotencyStoreContract {
   }
 
   @Override
-  boolean reportsTableSize() {
+  protected boolean reportsTableSize() {
     return true;
   }
 }

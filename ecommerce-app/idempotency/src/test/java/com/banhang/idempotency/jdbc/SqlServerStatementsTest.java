@@ -54,11 +54,13 @@ class SqlServerStatementsTest {
 
   @Test
   void aPageOfNoRows_isNeverAskedFor() {
-    store.listProcessing(new ProcessingQuery(null, OPERATION, null, null), 0, 0);
-    store.listProcessing(new ProcessingQuery(TENANT, null, null, Duration.ofMinutes(1)), 5, 0);
-    store.findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 0);
-    store.recentPurgeRuns(0);
-    store.listProcessing(new ProcessingQuery(null, null, null, null), 0, 10);
+    store.administration().listProcessing(new ProcessingQuery(null, OPERATION, null, null), 0, 0);
+    store
+        .administration()
+        .listProcessing(new ProcessingQuery(TENANT, null, null, Duration.ofMinutes(1)), 5, 0);
+    store.administration().findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 0);
+    store.administration().recentPurgeRuns(0);
+    store.administration().listProcessing(new ProcessingQuery(null, null, null, null), 0, 10);
 
     assertThat(sent).isNotEmpty();
     for (Sent statement : sent) {
@@ -102,8 +104,8 @@ class SqlServerStatementsTest {
 
   @Test
   void lockedRowsAreSkipped_withHintsValidWhetherReadCommittedSnapshotIsOnOrOff() {
-    store.purgeExpired(100);
-    store.findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 10);
+    store.administration().purgeExpired(100);
+    store.administration().findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 10);
 
     assertThat(sent).hasSize(2);
     for (Sent statement : sent) {
@@ -137,7 +139,7 @@ class SqlServerStatementsTest {
     store.complete(claim, response);
     store.markOutcomeUnknown(claim, response);
     store.release(claim);
-    store.recordCheck(claim, "UNKNOWN", "no answer");
+    store.administration().recordCheck(claim, "UNKNOWN", "no answer");
     store.find(TENANT, OPERATION, KEY);
     Instant now = Instant.now();
     IdempotencyRecord takeover =
@@ -159,8 +161,10 @@ class SqlServerStatementsTest {
             null,
             now);
     store.completeInTransaction(takeover, response);
-    store.findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 10);
-    store.listProcessing(new ProcessingQuery(TENANT, OPERATION, null, null), 0, 10);
+    store.administration().findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 10);
+    store
+        .administration()
+        .listProcessing(new ProcessingQuery(TENANT, OPERATION, null, null), 0, 10);
   }
 
   /** The number (from 1) of the placeholder just before {@code marker}, or 0 without it. */

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -20,25 +21,29 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
- * The store SPI in memory, for tests of the library that need no database: the claim's takeover
- * rules and the fencing of every write are those of the JDBC stores (sql/postgresql holds the
- * reference), on a clock the test moves ({@link #advance}).
+ * The store SPI in memory, both halves, for tests of the library (and of applications) that need no
+ * database: the claim's takeover rules, the fencing of every write and what each write leaves in a
+ * row are those of the JDBC stores (sql/postgresql holds the reference), on a clock the test moves
+ * ({@link #advance}). It runs the SPI's store contract ({@code InMemoryIdempotencyStoreTest}), so
+ * that the gate's unit tests built on it see what a database would show them.
  *
  * <p>Transactions are modelled just enough for the gate: while one is open ({@link #begin}), every
- * write is journaled, and {@link #rollback} undoes them all. Unlike a database, a claim inside a
- * transaction is visible at once (as on H2, whose claim writes its row in the transaction).
+ * write is journaled, and {@link #rollback} undoes them all. One transaction at a time, and unlike
+ * a database's, its writes are visible to every reader at once, and nothing waits for it.
  *
- * <p>Thread-safe by one lock. What the gate never calls (statistics, paging, purge runs) throws
- * {@link UnsupportedOperationException}.
+ * <p>Thread-safe by one lock.
  */
-public final class InMemoryIdempotencyStore implements IdempotencyStore {
+public final class InMemoryIdempotencyStore
+    implements IdempotencyStore, IdempotencyStoreAdministration {
 
   private record Scope(String tenant, String operation, String key) {}
 
   private final Map<Scope, IdempotencyRecord> rows = new HashMap<>();
+  private final List<PurgeRun> purgeRuns = new ArrayList<>();
   private Deque<Runnable> undo;
   private Instant now = Instant.parse("2026-01-01T00:00:00Z");
   private boolean unavailable;
@@ -67,6 +72,37 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
       undo.forEach(Runnable::run);
       undo = null;
     }
+  }
+
+  /** The store's clock now: what leases and expiries are stamped by and compared with. */
+  public synchronized Instant now() {
+    return now;
+  }
+
+  /**
+   * Moves the claim and the lease of every row {@code by} into the past, as if each had been
+   * claimed that much earlier (its expiry stays).
+   */
+  public synchronized void ageAll(Duration by) {
+    rows.replaceAll(
+        (scope, r) ->
+            new IdempotencyRecord(
+                r.tenant(),
+                r.operation(),
+                r.key(),
+                r.requestHash(),
+                r.status(),
+                r.outcomeUnknown(),
+                r.attempt(),
+                r.lockedUntil().minus(by),
+                r.createdAt().minus(by),
+                r.completedAt(),
+                r.expiresAt(),
+                r.response(),
+                r.lastCheck(),
+                r.lastCheckDetail(),
+                r.lastCheckedAt(),
+                r.readAt()));
   }
 
   /** How many rows the store holds. */
@@ -101,28 +137,36 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     return complete(claim.claimedKey(), response);
   }
 
+  /** As the databases do: the lease ends now, and a last check no longer applies. */
   @Override
   public synchronized boolean complete(ClaimedKey claim, StoredResponse response) {
     return fenced(
-        claim,
-        r ->
-            copy(
-                r, RecordStatus.COMPLETED, false, r.attempt(), now, response, r.lastCheck(), null));
+        claim, r -> copy(r, RecordStatus.COMPLETED, false, now, now, response, null, null, null));
   }
 
+  /** Still processing, its lease and last check kept, with the problem retries are given. */
   @Override
   public synchronized boolean markOutcomeUnknown(ClaimedKey claim, StoredResponse problem) {
     return fenced(
         claim,
         r ->
             copy(
-                r, RecordStatus.PROCESSING, true, r.attempt(), null, problem, r.lastCheck(), null));
+                r,
+                RecordStatus.PROCESSING,
+                true,
+                r.lockedUntil(),
+                r.completedAt(),
+                problem,
+                r.lastCheck(),
+                r.lastCheckDetail(),
+                r.lastCheckedAt()));
   }
 
+  /** A tombstone, as the databases leave it: ended now, nothing stored, no check. */
   @Override
   public synchronized boolean release(ClaimedKey claim) {
     return fenced(
-        claim, r -> copy(r, RecordStatus.RELEASED, false, r.attempt(), null, null, null, null));
+        claim, r -> copy(r, RecordStatus.RELEASED, false, now, now, null, null, null, null));
   }
 
   @Override
@@ -136,9 +180,12 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
   public synchronized List<IdempotencyRecord> findProcessing(
       String operation, Duration minAge, Set<String> skipChecks, int limit) {
     checkAvailable();
+    if (limit <= 0) {
+      return List.of();
+    }
     return rows.values().stream()
         .filter(r -> r.operation().equals(operation) && r.status() == RecordStatus.PROCESSING)
-        .filter(r -> !r.createdAt().plus(minAge).isAfter(now))
+        .filter(r -> r.createdAt().isBefore(now.minus(minAge)))
         .filter(r -> r.lastCheck() == null || !skipChecks.contains(r.lastCheck()))
         .sorted(Comparator.comparing(IdempotencyRecord::createdAt))
         .limit(limit)
@@ -165,7 +212,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
                 r.expiresAt(),
                 r.response(),
                 check,
-                detail,
+                detail == null || detail.length() <= 1000 ? detail : detail.substring(0, 1000),
                 now,
                 now));
   }
@@ -176,7 +223,8 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
     List<Scope> expired = new ArrayList<>();
     rows.forEach(
         (scope, r) -> {
-          if (r.status() != RecordStatus.PROCESSING && !r.expiresAt().isAfter(now)) {
+          // Strictly before now, as the databases' purge statements compare.
+          if (r.status() != RecordStatus.PROCESSING && r.expiresAt().isBefore(now)) {
             expired.add(scope);
           }
         });
@@ -186,28 +234,128 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
-    throw new UnsupportedOperationException("not needed by the gate's tests");
+  public synchronized ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
+    checkAvailable();
+    List<IdempotencyRecord> matching =
+        rows.values().stream()
+            .filter(r -> r.status() == RecordStatus.PROCESSING)
+            .filter(r -> query.tenant() == null || query.tenant().equals(r.tenant()))
+            .filter(r -> query.operation() == null || query.operation().equals(r.operation()))
+            .filter(
+                r ->
+                    ProcessingQuery.NEVER_CHECKED.equals(query.lastCheck())
+                        ? r.lastCheck() == null
+                        : query.lastCheck() == null || query.lastCheck().equals(r.lastCheck()))
+            .filter(
+                r -> query.minAge() == null || r.createdAt().isBefore(now.minus(query.minAge())))
+            .sorted(
+                Comparator.comparing(IdempotencyRecord::createdAt)
+                    .thenComparing(IdempotencyRecord::tenant)
+                    .thenComparing(IdempotencyRecord::key))
+            .map(this::withReadAt)
+            .toList();
+    if (limit <= 0) {
+      return new ProcessingPage(List.of(), matching.size());
+    }
+    int from = Math.min(Math.max(0, offset), matching.size());
+    return new ProcessingPage(
+        matching.subList(from, Math.min(matching.size(), from + limit)), matching.size());
   }
 
+  /** The counts the databases' statements make, on the store's clock. */
   @Override
-  public KeyStatistics statistics() {
-    throw new UnsupportedOperationException("not needed by the gate's tests");
+  public synchronized KeyStatistics statistics() {
+    checkAvailable();
+    KeyStatistics.AgeBucket[] ages = KeyStatistics.AgeBucket.values();
+    Map<List<Object>, Long> byBucket = new TreeMap<>(GROUP_ORDER);
+    Map<List<Object>, List<IdempotencyRecord>> byStatus = new TreeMap<>(GROUP_ORDER);
+    Map<String, Long> expiredLeases = new TreeMap<>();
+    for (IdempotencyRecord r : rows.values()) {
+      KeyStatistics.AgeBucket age = ages[ages.length - 1];
+      for (KeyStatistics.AgeBucket bucket : ages) {
+        if (bucket.upperBound() != null && r.createdAt().isAfter(now.minus(bucket.upperBound()))) {
+          age = bucket;
+          break;
+        }
+      }
+      byBucket.merge(List.of(r.operation(), r.status().name(), age.ordinal()), 1L, Long::sum);
+      byStatus
+          .computeIfAbsent(List.of(r.operation(), r.status().name()), k -> new ArrayList<>())
+          .add(r);
+      if (r.status() == RecordStatus.PROCESSING && !r.lockedUntil().isAfter(now)) {
+        expiredLeases.merge(r.operation(), 1L, Long::sum);
+      }
+    }
+    List<KeyStatistics.BucketCount> buckets = new ArrayList<>();
+    byBucket.forEach(
+        (k, n) ->
+            buckets.add(
+                new KeyStatistics.BucketCount(
+                    (String) k.get(0),
+                    RecordStatus.valueOf((String) k.get(1)),
+                    ages[(Integer) k.get(2)],
+                    n)));
+    List<KeyStatistics.StatusGroup> groups = new ArrayList<>();
+    byStatus.forEach(
+        (k, group) ->
+            groups.add(
+                new KeyStatistics.StatusGroup(
+                    (String) k.get(0),
+                    RecordStatus.valueOf((String) k.get(1)),
+                    group.size(),
+                    group.stream()
+                        .map(IdempotencyRecord::createdAt)
+                        .min(Instant::compareTo)
+                        .get())));
+    return new KeyStatistics(now, buckets, groups, expiredLeases);
   }
 
+  /** Ordered as the databases' GROUP BY ... ORDER BY: by operation, then status name, then age. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static final Comparator<List<Object>> GROUP_ORDER =
+      (a, b) -> {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+          int c = ((Comparable) a.get(i)).compareTo(b.get(i));
+          if (c != 0) {
+            return c;
+          }
+        }
+        return Integer.compare(a.size(), b.size());
+      };
+
+  /** Memory has no table size to tell. */
   @Override
   public OptionalLong tableSizeBytes() {
     return OptionalLong.empty();
   }
 
   @Override
-  public void recordPurgeRun(PurgeRun run) {
-    throw new UnsupportedOperationException("not needed by the gate's tests");
+  public synchronized void recordPurgeRun(PurgeRun run) {
+    checkAvailable();
+    purgeRuns.add(
+        new PurgeRun(
+            run.startedAt(),
+            truncate(run.node(), 255),
+            truncate(run.startedBy(), 100),
+            run.rowsDeleted(),
+            run.durationMillis()));
   }
 
+  /** Newest first; of two started at once, the one recorded last first (as the databases' id). */
   @Override
-  public List<PurgeRun> recentPurgeRuns(int limit) {
-    throw new UnsupportedOperationException("not needed by the gate's tests");
+  public synchronized List<PurgeRun> recentPurgeRuns(int limit) {
+    checkAvailable();
+    if (limit <= 0) {
+      return List.of();
+    }
+    List<PurgeRun> newestFirst = new ArrayList<>(purgeRuns);
+    Collections.reverse(newestFirst);
+    newestFirst.sort(Comparator.comparing(PurgeRun::startedAt).reversed());
+    return List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
+  }
+
+  private static String truncate(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max);
   }
 
   // ------------------------------------------------------------------ the rules
@@ -267,11 +415,12 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
       IdempotencyRecord r,
       RecordStatus status,
       boolean outcomeUnknown,
-      int attempt,
+      Instant lockedUntil,
       Instant completedAt,
       StoredResponse response,
       String lastCheck,
-      String lastCheckDetail) {
+      String lastCheckDetail,
+      Instant lastCheckedAt) {
     return new IdempotencyRecord(
         r.tenant(),
         r.operation(),
@@ -279,15 +428,15 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
         r.requestHash(),
         status,
         outcomeUnknown,
-        attempt,
-        r.lockedUntil(),
+        r.attempt(),
+        lockedUntil,
         r.createdAt(),
         completedAt,
         r.expiresAt(),
         response,
         lastCheck,
         lastCheckDetail,
-        lastCheck == null ? null : r.lastCheckedAt(),
+        lastCheckedAt,
         now);
   }
 

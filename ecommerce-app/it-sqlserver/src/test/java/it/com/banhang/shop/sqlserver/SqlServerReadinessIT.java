@@ -341,12 +341,12 @@ class SqlServerReadinessIT {
       holder.setAutoCommit(false);
       lockRow(holder, operation, locked);
       // Without READPAST this purge waits for the holder, which waits for the purge's answer.
-      withoutWaitingForLocks(() -> store.purgeExpired(1_000));
+      withoutWaitingForLocks(() -> store.administration().purgeExpired(1_000));
       holder.rollback();
     }
     assertThat(store.find(TENANT, operation, free)).as("the free row is purged").isEmpty();
     assertThat(store.find(TENANT, operation, locked)).as("the locked row was skipped").isPresent();
-    store.purgeExpired(1_000);
+    store.administration().purgeExpired(1_000);
     assertThat(store.find(TENANT, operation, locked)).as("purged once free").isEmpty();
   }
 
@@ -366,7 +366,9 @@ class SqlServerReadinessIT {
     try (Connection holder = SqlServer.connect()) {
       holder.setAutoCommit(false);
       lockRow(holder, operation, locked);
-      found = withoutWaitingForLocks(() -> store.findProcessing(operation, anyAge, Set.of(), 10));
+      found =
+          withoutWaitingForLocks(
+              () -> store.administration().findProcessing(operation, anyAge, Set.of(), 10));
       holder.rollback();
     }
     // READCOMMITTEDLOCK: the locked row is skipped whether READ_COMMITTED_SNAPSHOT is on or off.

@@ -194,8 +194,9 @@ class SqlServerSecondReviewIT {
         switchReadCommittedSnapshot(on);
         assertThat(readCommittedSnapshot()).isEqualTo(on);
         // The same store object, whose hints were chosen before the switch.
-        assertThat(store.purgeExpired(100)).isNotNegative();
-        assertThat(store.findProcessing("it.rcsi", Duration.ZERO, Set.of(), 10)).isNotNull();
+        assertThat(store.administration().purgeExpired(100)).isNotNegative();
+        assertThat(store.administration().findProcessing("it.rcsi", Duration.ZERO, Set.of(), 10))
+            .isNotNull();
       }
     } finally {
       switchReadCommittedSnapshot(wasOn);

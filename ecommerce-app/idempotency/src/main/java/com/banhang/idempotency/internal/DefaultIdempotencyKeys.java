@@ -1,0 +1,157 @@
+package com.banhang.idempotency.internal;
+
+import com.banhang.idempotency.ClaimLostException;
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.ProcessingPage;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.PurgeRun;
+import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The library's {@link IdempotencyKeys}: completing, releasing and reading one key go to the store
+ * of a request's path; listings, counts, checks and purges to that store's administration.
+ */
+@ApplicationScoped
+public class DefaultIdempotencyKeys implements IdempotencyKeys {
+
+  @Inject IdempotencyStore store;
+  @Inject IdempotencyStoreAdministration administration;
+  @Inject IdempotencySettings settings;
+  @Inject Event<PurgeRun> purgeRuns;
+
+  @Override
+  public StoredResponse complete(ClaimedKey claim, Response response) {
+    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
+    if (!store.complete(claim, stored)) {
+      throw new ClaimLostException(claim);
+    }
+    return stored;
+  }
+
+  @Override
+  public boolean release(ClaimedKey claim) {
+    return store.release(claim);
+  }
+
+  @Override
+  public Optional<IdempotencyRecord> find(String tenant, String operation, String key) {
+    return store.find(tenant, operation, key);
+  }
+
+  @Override
+  public List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit) {
+    return administration.findProcessing(operation, age, limit);
+  }
+
+  @Override
+  public List<IdempotencyRecord> findProcessing(
+      String operation, Duration age, Set<String> skipChecks, int limit) {
+    return administration.findProcessing(operation, age, skipChecks, limit);
+  }
+
+  @Override
+  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
+    return administration.recordCheck(claim, check, detail);
+  }
+
+  @Override
+  public ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit) {
+    return administration.listProcessing(query, offset, limit);
+  }
+
+  @Override
+  public KeyStatistics statistics() {
+    return administration.statistics();
+  }
+
+  @Override
+  public OptionalLong tableSizeBytes() {
+    return administration.tableSizeBytes();
+  }
+
+  @Override
+  public Map<String, Duration> configuredTtls() {
+    return settings.configuredTtls();
+  }
+
+  @Override
+  public void recordPurgeRun(PurgeRun run) {
+    administration.recordPurgeRun(run);
+  }
+
+  @Override
+  public List<PurgeRun> recentPurgeRuns(int limit) {
+    return administration.recentPurgeRuns(limit);
+  }
+
+  @Override
+  public PurgeRun purgeExpiredNow(String startedBy) {
+    Instant started = Instant.now();
+    long startNanos = System.nanoTime();
+    int purged = 0;
+    for (int batch = 0; batch < settings.purgeMaxBatches(); batch++) {
+      int deleted = administration.purgeExpired(settings.purgeBatchSize());
+      purged += deleted;
+      if (deleted < settings.purgeBatchSize()) {
+        break;
+      }
+      if (!pauseBetweenBatches()) {
+        break;
+      }
+    }
+    PurgeRun run =
+        new PurgeRun(
+            started, nodeName(), startedBy, purged, (System.nanoTime() - startNanos) / 1_000_000);
+    administration.recordPurgeRun(run);
+    purgeRuns.fire(run);
+    return run;
+  }
+
+  /** The configured pause between purge batches; false if the thread was interrupted. */
+  private boolean pauseBetweenBatches() {
+    long millis = settings.purgeBatchPause().toMillis();
+    if (millis <= 0) {
+      return true;
+    }
+    try {
+      Thread.sleep(millis);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** This server, as operators know it: host name, and the Liberty server's name if any. */
+  static String nodeName() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "unknown-host";
+    }
+    String server = System.getProperty("wlp.server.name");
+    return server == null ? host : host + "/" + server;
+  }
+
+  @Override
+  public int purgeExpired(int batchSize) {
+    return administration.purgeExpired(batchSize);
+  }
+}

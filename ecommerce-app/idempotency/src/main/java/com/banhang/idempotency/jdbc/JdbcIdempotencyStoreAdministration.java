@@ -1,0 +1,270 @@
+package com.banhang.idempotency.jdbc;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.ProcessingPage;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.PurgeRun;
+import com.banhang.idempotency.RecordStatus;
+import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The administration SPI over JDBC, for every database: the statements are written once here, and
+ * each database's differences (its clock, date arithmetic, typed parameters, table hints, the
+ * purge's statement, the size query) come from the hooks of the {@link JdbcIdempotencyStore}
+ * subclass it belongs to, so that they stay in that one class. It shares that store's data source,
+ * body cipher and statement bound, whatever they are set to when a call is made. Get it from {@link
+ * JdbcIdempotencyStore#administration()}.
+ *
+ * <p>Like the store, no statement binds a time taken from this server's clock.
+ */
+public final class JdbcIdempotencyStoreAdministration implements IdempotencyStoreAdministration {
+
+  private final JdbcIdempotencyStore store;
+
+  JdbcIdempotencyStoreAdministration(JdbcIdempotencyStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public List<IdempotencyRecord> findProcessing(
+      String operation, Duration minAge, Set<String> skipChecks, int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    List<Object> parameters = new ArrayList<>(List.of(operation));
+    parameters.addAll(store.plusMillisParameters(-minAge.toMillis()));
+    StringBuilder skip = new StringBuilder();
+    if (!skipChecks.isEmpty()) {
+      skip.append(" AND (last_check IS NULL OR last_check NOT IN (");
+      skip.append(String.join(", ", Collections.nCopies(skipChecks.size(), "?")));
+      skip.append("))");
+      parameters.addAll(skipChecks.stream().sorted().toList());
+    }
+    parameters.add(limit);
+    // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2.
+    return store.query(
+        "SELECT "
+            + store.recordColumns()
+            + " FROM idempotency_record"
+            + store.processingReaderHints()
+            + " WHERE operation = "
+            + store.asciiParameter(100)
+            + " AND status = 'PROCESSING'"
+            + " AND created_at < "
+            + store.plusMillis(store.now())
+            + skip
+            + " ORDER BY created_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
+        parameters.toArray());
+  }
+
+  @Override
+  public boolean recordCheck(ClaimedKey claim, String check, String detail) {
+    return store.executeUpdate(
+            "UPDATE idempotency_record SET last_check = ?, last_check_detail = ?,"
+                + " last_checked_at = "
+                + store.now()
+                + store.whereOwned(),
+            check,
+            detail == null ? null : JdbcIdempotencyStore.truncate(detail, 1000),
+            claim.tenant(),
+            claim.operation(),
+            claim.key(),
+            claim.attempt())
+        == 1;
+  }
+
+  @Override
+  public ProcessingPage listProcessing(ProcessingQuery filter, int offset, int limit) {
+    StringBuilder where = new StringBuilder(" WHERE status = 'PROCESSING'");
+    List<Object> parameters = new ArrayList<>();
+    if (filter.tenant() != null) {
+      where.append(" AND tenant_id = ?");
+      parameters.add(filter.tenant());
+    }
+    if (filter.operation() != null) {
+      where.append(" AND operation = ").append(store.asciiParameter(100));
+      parameters.add(filter.operation());
+    }
+    if (ProcessingQuery.NEVER_CHECKED.equals(filter.lastCheck())) {
+      where.append(" AND last_check IS NULL");
+    } else if (filter.lastCheck() != null) {
+      where.append(" AND last_check = ?");
+      parameters.add(filter.lastCheck());
+    }
+    if (filter.minAge() != null) {
+      where.append(" AND created_at < ").append(store.plusMillis(store.now()));
+      parameters.addAll(store.plusMillisParameters(-filter.minAge().toMillis()));
+    }
+    int total =
+        (int)
+            store.queryLong(
+                "SELECT COUNT(*) FROM idempotency_record" + where, parameters.toArray());
+    if (limit <= 0) {
+      // A count alone: SQL Server refuses FETCH NEXT 0 ROWS, so a page of no rows is not asked.
+      return new ProcessingPage(List.of(), total);
+    }
+    List<Object> paged = new ArrayList<>(parameters);
+    paged.add(Math.max(0, offset));
+    paged.add(limit);
+    List<IdempotencyRecord> rows =
+        store.query(
+            "SELECT "
+                + store.recordColumns()
+                + " FROM idempotency_record"
+                + where
+                + " ORDER BY created_at, tenant_id, idempotency_key"
+                + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY",
+            paged.toArray());
+    return new ProcessingPage(rows, total);
+  }
+
+  @Override
+  public KeyStatistics statistics() {
+    KeyStatistics.AgeBucket[] buckets = KeyStatistics.AgeBucket.values();
+    StringBuilder bucketCase = new StringBuilder("CASE");
+    List<Object> parameters = new ArrayList<>();
+    for (int i = 0; i < buckets.length - 1; i++) {
+      bucketCase
+          .append(" WHEN created_at > ")
+          .append(store.plusMillis(store.now()))
+          .append(" THEN ")
+          .append(i);
+      parameters.addAll(store.plusMillisParameters(-buckets[i].upperBound().toMillis()));
+    }
+    bucketCase.append(" ELSE ").append(buckets.length - 1).append(" END");
+    // A derived table, because SQL Server cannot GROUP BY a select-list alias.
+    List<KeyStatistics.BucketCount> bucketCounts = new ArrayList<>();
+    List<KeyStatistics.StatusGroup> groups = new ArrayList<>();
+    Map<String, Long> expired = new LinkedHashMap<>();
+    Instant takenAt;
+    try (Connection connection = store.dataSource.getConnection()) {
+      takenAt = store.databaseNow(connection);
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "SELECT operation, status, bucket, COUNT(*) FROM (SELECT operation, status, "
+                  + bucketCase
+                  + " AS bucket FROM idempotency_record) r GROUP BY operation, status, bucket"
+                  + " ORDER BY operation, status, bucket")) {
+        JdbcIdempotencyStore.bind(statement, parameters.toArray());
+        try (ResultSet rs = statement.executeQuery()) {
+          while (rs.next()) {
+            bucketCounts.add(
+                new KeyStatistics.BucketCount(
+                    rs.getString(1),
+                    RecordStatus.valueOf(rs.getString(2).trim()),
+                    buckets[rs.getInt(3)],
+                    rs.getLong(4)));
+          }
+        }
+      }
+      try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT operation, status, COUNT(*), MIN(created_at) FROM idempotency_record"
+                      + " GROUP BY operation, status ORDER BY operation, status");
+          ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          groups.add(
+              new KeyStatistics.StatusGroup(
+                  rs.getString(1),
+                  RecordStatus.valueOf(rs.getString(2).trim()),
+                  rs.getLong(3),
+                  JdbcIdempotencyStore.instant(rs, 4)));
+        }
+      }
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              "SELECT operation, COUNT(*) FROM idempotency_record WHERE status = 'PROCESSING'"
+                  + " AND locked_until <= "
+                  + store.now()
+                  + " GROUP BY operation ORDER BY operation")) {
+        try (ResultSet rs = statement.executeQuery()) {
+          while (rs.next()) {
+            expired.put(rs.getString(1), rs.getLong(2));
+          }
+        }
+      }
+    } catch (SQLException e) {
+      throw JdbcIdempotencyStore.unavailable("cannot count the idempotency store", e);
+    }
+    return new KeyStatistics(takenAt, bucketCounts, groups, expired);
+  }
+
+  @Override
+  public OptionalLong tableSizeBytes() {
+    String sql = store.tableSizeQuery();
+    if (sql == null) {
+      return OptionalLong.empty();
+    }
+    try {
+      long bytes = store.queryLong(sql);
+      // H2 answers 0 for a database held in memory: that is "not known", not "empty".
+      return bytes > 0 ? OptionalLong.of(bytes) : OptionalLong.empty();
+    } catch (RuntimeException e) {
+      // A database that refuses to tell (permissions) is not an error for the console.
+      return OptionalLong.empty();
+    }
+  }
+
+  @Override
+  public void recordPurgeRun(PurgeRun run) {
+    store.executeUpdate(
+        "INSERT INTO idempotency_purge_run (started_at, node, started_by, rows_deleted,"
+            + " duration_ms) VALUES (?, ?, ?, ?, ?)",
+        JdbcIdempotencyStore.utc(run.startedAt()),
+        JdbcIdempotencyStore.truncate(run.node(), 255),
+        JdbcIdempotencyStore.truncate(run.startedBy(), 100),
+        run.rowsDeleted(),
+        run.durationMillis());
+  }
+
+  @Override
+  public List<PurgeRun> recentPurgeRuns(int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    try (Connection connection = store.dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT started_at, node, started_by, rows_deleted, duration_ms"
+                    + " FROM idempotency_purge_run ORDER BY started_at DESC, id DESC"
+                    + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
+      JdbcIdempotencyStore.bind(statement, limit);
+      List<PurgeRun> runs = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          runs.add(
+              new PurgeRun(
+                  JdbcIdempotencyStore.instant(rs, 1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getInt(4),
+                  rs.getLong(5)));
+        }
+      }
+      return runs;
+    } catch (SQLException e) {
+      throw JdbcIdempotencyStore.unavailable("cannot read the purge runs", e);
+    }
+  }
+
+  /** One batch, by the store's own statement: each database bounds a DELETE its own way. */
+  @Override
+  public int purgeExpired(int batchSize) {
+    return store.executeUpdate(store.purgeExpiredStatement(), batchSize);
+  }
+}

@@ -1,0 +1,68 @@
+package com.banhang.idempotency.spi;
+
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.ProcessingPage;
+import com.banhang.idempotency.ProcessingQuery;
+import com.banhang.idempotency.PurgeRun;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The keys outside any request, over the same table as the {@link IdempotencyStore} it belongs to:
+ * what reconciliation (the processing rows and their last check), retention (the purge and its
+ * runs) and operator consoles (pages, counts, the table's size) ask of a database. No request ever
+ * calls it, so nothing here sits on a request's path, and a store's hot path can be read, wrapped
+ * and tested without it.
+ *
+ * <p>The same rules as the store's hold: every age is a duration the database subtracts from its
+ * own clock, and the one write of a row ({@link #recordCheck}) is fenced by the claim's attempt.
+ */
+public interface IdempotencyStoreAdministration {
+
+  /**
+   * Rows of {@code operation} in processing, claimed at least {@code minAge} ago by the database's
+   * clock, oldest first.
+   */
+  default List<IdempotencyRecord> findProcessing(String operation, Duration minAge, int limit) {
+    return findProcessing(operation, minAge, Set.of(), limit);
+  }
+
+  /**
+   * Like {@link #findProcessing(String, Duration, int)}, skipping rows whose last check is one of
+   * {@code skipChecks}: rows parked for an operator must not fill every batch a reader examines.
+   */
+  List<IdempotencyRecord> findProcessing(
+      String operation, Duration minAge, Set<String> skipChecks, int limit);
+
+  /**
+   * Records the last check of a processing row (what a reconciler found, and when), fenced like
+   * every write after the claim.
+   *
+   * @return false if the attempt no longer owns a processing row (nothing changed)
+   */
+  boolean recordCheck(ClaimedKey claim, String check, String detail);
+
+  /** Processing rows matching {@code query}, oldest first, one page of them. */
+  ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit);
+
+  /** Row counts by operation, status and age, now by the database's clock. */
+  KeyStatistics statistics();
+
+  /** Bytes the table and its indexes take, where the database reports it. */
+  OptionalLong tableSizeBytes();
+
+  void recordPurgeRun(PurgeRun run);
+
+  /** The latest purge runs, newest first. */
+  List<PurgeRun> recentPurgeRuns(int limit);
+
+  /**
+   * Deletes at most {@code batchSize} completed or released rows past their expiry by the
+   * database's clock; never a processing row.
+   */
+  int purgeExpired(int batchSize);
+}
