@@ -224,8 +224,8 @@ class BoundedContextsTest {
         .dependOnClassesThat()
         .resideInAPackage("com.banhang.shop.*.api.rest..")
         .because(
-            "the REST layer calls the application, never the other way round; what the"
-                + " application needs of it is a port it implements (SettledPaymentResponses)")
+            "the REST layer calls the application, never the other way round: the answer a"
+                + " payment stores for its key is the application's own (PayOrder)")
         .check(shop);
   }
 }

@@ -39,7 +39,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>Safe on several nodes: the attempt's row is locked while it is decided, a decided attempt is
  * never decided again, and the unique index on the active order refuses a capture while another
  * attempt holds the order. The key itself stays released: a later retry of it answers with the
- * recorded payment ({@code OrderPaymentsResource}).
+ * recorded payment ({@link PayOrder}).
  */
 @ApplicationScoped
 public class DefaultLateChargeSweep implements LateChargeSweep {
@@ -104,7 +104,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   }
 
   private Outcome examine(Payment payment) {
-    Optional<GatewayChargeDetails> charge;
+    Optional<PaymentGateway.ChargeDetails> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {

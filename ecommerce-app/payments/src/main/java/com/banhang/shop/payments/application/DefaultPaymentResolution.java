@@ -48,7 +48,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
   @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
-  @Inject ChargeCompletion completion;
+  @Inject PayOrder payOrder;
   @Inject OneTransaction transaction;
 
   /**
@@ -70,7 +70,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
       return target.refusal();
     }
     Payment payment = target.payment();
-    Optional<GatewayChargeDetails> found;
+    Optional<PaymentGateway.ChargeDetails> found;
     try {
       found = gateway.findCharge(chargeId);
     } catch (GatewayUnavailableException e) {
@@ -108,7 +108,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
               + chargeId,
           audit);
     }
-    GatewayChargeDetails charge = found.get();
+    PaymentGateway.ChargeDetails charge = found.get();
     List<String> mismatches = mismatches(charge, payment);
     if (!mismatches.isEmpty()) {
       return refused(
@@ -235,7 +235,8 @@ public class DefaultPaymentResolution implements PaymentResolution {
       return transaction.run(
           () -> {
             Payment settled =
-                completion.completeClaim(claim, payment.id(), new GatewayCharge(chargeId, true));
+                payOrder.completeClaim(
+                    claim, payment.id(), new PaymentGateway.Charge(chargeId, true));
             if (settled.status() != PaymentStatus.CAPTURED
                 || !chargeId.equals(settled.gatewayChargeId())) {
               // Settled by reconciliation or the request between our read and the lock; the key
@@ -270,7 +271,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
     }
   }
 
-  private static List<String> mismatches(GatewayChargeDetails charge, Payment payment) {
+  private static List<String> mismatches(PaymentGateway.ChargeDetails charge, Payment payment) {
     List<String> mismatches = new ArrayList<>();
     if (!charge.succeeded()) {
       mismatches.add("the gateway declined it, so the customer was not charged by it");
@@ -306,12 +307,12 @@ public class DefaultPaymentResolution implements PaymentResolution {
   }
 
   private Optional<IdempotencyRecord> processingKey(String tenant, String key) {
-    return keys.find(tenant, DefaultReconciliation.OPERATION, key)
+    return keys.find(tenant, PayOrder.OPERATION, key)
         .filter(record -> record.status() == RecordStatus.PROCESSING);
   }
 
   private Resolution notProcessing(String tenant, String key, String what) {
-    Optional<IdempotencyRecord> record = keys.find(tenant, DefaultReconciliation.OPERATION, key);
+    Optional<IdempotencyRecord> record = keys.find(tenant, PayOrder.OPERATION, key);
     String why =
         record.isEmpty()
             ? "tenant " + tenant + " has no payments.charge key " + key

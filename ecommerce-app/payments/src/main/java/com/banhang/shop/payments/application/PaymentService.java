@@ -11,6 +11,7 @@ import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import java.util.Optional;
 
 /**
  * The states of a payment attempt, each change in a transaction of its own or of the caller: the
@@ -24,8 +25,8 @@ public class PaymentService {
   @Inject GatewayKeys gatewayKeys;
 
   /**
-   * Checks the order and commits a PENDING attempt before anything is sent to the gateway, so that
-   * a crash after the gateway call still leaves the key to ask the gateway with.
+   * Checks the order and commits a PENDING attempt for {@code claim} before anything is sent to the
+   * gateway, so that a crash after the gateway call still leaves the key to ask the gateway with.
    *
    * @throws com.banhang.shop.orders.domain.model.OrderAlreadyPaidException when the order is paid
    * @throws PaymentAmountMismatchException when the amount is not the order's total
@@ -33,7 +34,7 @@ public class PaymentService {
    *     holds the order
    */
   @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public Payment startAttempt(StartPaymentCommand command) {
+  public Payment startAttempt(PayOrder.Command command, ClaimedKey claim) {
     PayableOrder order = orders.findUnpaid(command.tenantId(), command.orderId());
     if (order.total() != command.amount() || !order.currency().equals(command.currency())) {
       throw new PaymentAmountMismatchException(
@@ -46,9 +47,9 @@ public class PaymentService {
             command.amount(),
             command.currency(),
             command.paymentMethod(),
-            gatewayKey(command, order.id()),
-            command.claim().key(),
-            command.claim().attempt());
+            gatewayKey(command, claim, order.id()),
+            claim.key(),
+            claim.attempt());
     payments.add(payment);
     return payment;
   }
@@ -60,9 +61,9 @@ public class PaymentService {
    * first request may have charged under, never under a new one. Otherwise it is derived ({@link
    * GatewayKeys}).
    */
-  private String gatewayKey(StartPaymentCommand command, String orderId) {
+  private String gatewayKey(PayOrder.Command command, ClaimedKey claim, String orderId) {
     return payments
-        .findLatestByKey(command.tenantId(), command.claim().key())
+        .findLatestByKey(command.tenantId(), claim.key())
         .filter(
             earlier ->
                 earlier.orderId().equals(orderId)
@@ -73,29 +74,21 @@ public class PaymentService {
         .orElseGet(
             () ->
                 gatewayKeys.derive(
-                    command.claim(),
-                    orderId,
-                    command.amount(),
-                    command.currency(),
-                    command.paymentMethod()));
-  }
-
-  public GatewayChargeRequest gatewayRequest(Payment payment) {
-    return new GatewayChargeRequest(
-        payment.gatewayKey(),
-        payment.amount(),
-        payment.currency(),
-        payment.orderId(),
-        payment.paymentMethod());
+                    claim, orderId, command.amount(), command.currency(), command.paymentMethod()));
   }
 
   /**
    * Records what the gateway did, in the caller's transaction; a captured charge pays the order.
+   * The payment's and the order's changes are written before it returns, so that the caller's next
+   * write, the completion of the key, is the transaction's last: the key's row is then locked only
+   * from its own {@code UPDATE} to the commit, and a duplicate claim queued on it waits as little
+   * as possible (on SQL Server at most 5 s, then 503; docs/sqlserver.md, "The key is written
+   * last").
    *
    * @return the settled payment, or the unchanged one if it was already settled (by another node)
    */
   @Transactional(Transactional.TxType.MANDATORY)
-  public Payment recordCharge(String paymentId, GatewayCharge charge) {
+  public Payment recordCharge(String paymentId, PaymentGateway.Charge charge) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() != PaymentStatus.PENDING) {
@@ -107,6 +100,7 @@ public class PaymentService {
     } else {
       payment.decline(charge.chargeId());
     }
+    payments.flush();
     return payment;
   }
 
@@ -126,9 +120,9 @@ public class PaymentService {
    * release, the charge its request made late. A new claim of the key answers with it instead of
    * starting an attempt (the order is paid by it).
    */
-  public java.util.Optional<Payment> capturedEarlier(StartPaymentCommand command) {
+  public Optional<Payment> capturedEarlier(PayOrder.Command command, ClaimedKey claim) {
     return payments
-        .findLatestByKey(command.tenantId(), command.claim().key())
+        .findLatestByKey(command.tenantId(), claim.key())
         .filter(
             earlier ->
                 earlier.status() == PaymentStatus.CAPTURED
@@ -167,7 +161,7 @@ public class PaymentService {
    */
   @Transactional(Transactional.TxType.REQUIRES_NEW)
   public java.util.Optional<com.banhang.shop.payments.domain.model.LateCharge> recordLateCharge(
-      String paymentId, GatewayChargeDetails charge) {
+      String paymentId, PaymentGateway.ChargeDetails charge) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() != PaymentStatus.ABANDONED || payment.lateCharge() != null) {
@@ -232,7 +226,7 @@ public class PaymentService {
   }
 
   /** The attempt that a claim of payments.charge started, if it got that far. */
-  public java.util.Optional<Payment> attemptOf(ClaimedKey claim) {
+  public Optional<Payment> attemptOf(ClaimedKey claim) {
     return payments.findByClaim(claim.tenant(), claim.key(), claim.attempt());
   }
 

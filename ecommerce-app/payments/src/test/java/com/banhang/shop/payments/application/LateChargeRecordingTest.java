@@ -39,8 +39,9 @@ class LateChargeRecordingTest {
     when(repository.lock(abandoned.id())).thenReturn(Optional.of(abandoned));
   }
 
-  private static GatewayChargeDetails charge(boolean succeeded, long amount, String order) {
-    return new GatewayChargeDetails("ch_late", succeeded, amount, "VND", order, GATEWAY_KEY);
+  private static PaymentGateway.ChargeDetails charge(boolean succeeded, long amount, String order) {
+    return new PaymentGateway.ChargeDetails(
+        "ch_late", succeeded, amount, "VND", order, GATEWAY_KEY);
   }
 
   private void orderPaid(boolean paid) {

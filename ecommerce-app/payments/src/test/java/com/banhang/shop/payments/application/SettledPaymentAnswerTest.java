@@ -2,20 +2,12 @@ package com.banhang.shop.payments.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.ArgumentMatchers.eq;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
-import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,21 +20,17 @@ class SettledPaymentAnswerTest {
 
   private static final Jsonb JSONB = JsonbBuilder.create();
 
-  private ConfigProviderResolver previous;
+  private AutoCloseable configuration;
 
   /** ProblemDetails reads the problem-type base from MicroProfile Config: none is set here. */
   @BeforeEach
   void noConfiguration() {
-    Config config = mock(Config.class);
-    when(config.getOptionalValue(anyString(), eq(String.class))).thenReturn(Optional.empty());
-    ConfigProviderResolver resolver = mock(ConfigProviderResolver.class);
-    when(resolver.getConfig()).thenReturn(config);
-    ConfigProviderResolver.setInstance(resolver);
+    configuration = Fixtures.noConfiguration();
   }
 
   @AfterEach
-  void forgetTheConfiguration() {
-    ConfigProviderResolver.setInstance(null);
+  void forgetTheConfiguration() throws Exception {
+    configuration.close();
   }
 
   /** The body bytes as the idempotency library stores them: JSON-B's defaults, or the bytes. */
@@ -54,7 +42,7 @@ class SettledPaymentAnswerTest {
   }
 
   private static Response answer(Payment payment) {
-    return new PaymentResponses().forSettled(payment);
+    return PayOrder.answer(payment);
   }
 
   @Test

@@ -1,9 +1,9 @@
 /**
- * The payments REST resources: paying an order ({@code payments.charge}), reading a payment, and
- * the operator's runs of reconciliation and of the late-charge sweep (docs/payments.md), with their
- * request and response shapes. {@code PaymentResponses} builds the answer of a settled payment and
- * implements the application's {@code SettledPaymentResponses} port. An inbound adapter: may depend
- * on {@code api}, {@code application}, the domain model, the idempotency library's public API and
- * Jakarta REST; nothing in {@code api} or {@code application} depends on it.
+ * The payments REST resources: paying an order ({@code payments.charge}) and reading a payment
+ * (docs/payments.md), with the request body of a payment. An inbound adapter that only maps HTTP to
+ * the application's use cases and their results to HTTP: the answer a payment stores for its key is
+ * built by the application ({@code PayOrder}), which reconciliation and operators complete keys
+ * with too. May depend on {@code application}, the domain model, the idempotency library's public
+ * API and Jakarta REST; nothing in {@code api} or {@code application} depends on it.
  */
 package com.banhang.shop.payments.api.rest;

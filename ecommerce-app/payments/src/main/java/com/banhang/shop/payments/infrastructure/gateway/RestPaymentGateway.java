@@ -1,8 +1,5 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
@@ -24,7 +21,7 @@ public class RestPaymentGateway implements PaymentGateway {
   @Inject RetryingGatewayClient client;
 
   @Override
-  public GatewayCharge charge(GatewayChargeRequest request) {
+  public PaymentGateway.Charge charge(PaymentGateway.ChargeRequest request) {
     ChargeTryTally tally = new ChargeTryTally();
     try {
       return client.charge(request, tally);
@@ -58,7 +55,7 @@ public class RestPaymentGateway implements PaymentGateway {
   }
 
   @Override
-  public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
+  public Optional<PaymentGateway.ChargeDetails> findByKey(String gatewayKey) {
     try {
       return client.findByKey(gatewayKey);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
@@ -67,7 +64,7 @@ public class RestPaymentGateway implements PaymentGateway {
   }
 
   @Override
-  public Optional<GatewayChargeDetails> findCharge(String chargeId) {
+  public Optional<PaymentGateway.ChargeDetails> findCharge(String chargeId) {
     try {
       return client.findCharge(chargeId);
     } catch (GatewayCallFailedException | FaultToleranceException e) {

@@ -2,10 +2,8 @@ package com.banhang.shop.payments.infrastructure.gateway;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
 import com.banhang.shop.payments.application.ChargeCallBound;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayRefusedException;
+import com.banhang.shop.payments.application.PaymentGateway;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -98,7 +96,7 @@ public class RetryingGatewayClient {
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
   @Timeout(ChargeCallBound.TIMEOUT_MS)
   @Bulkhead(20)
-  public GatewayCharge charge(GatewayChargeRequest request, ChargeTryTally tally) {
+  public PaymentGateway.Charge charge(PaymentGateway.ChargeRequest request, ChargeTryTally tally) {
     try {
       return answer(request, send(request, tally));
     } catch (GatewayCallFailedException e) {
@@ -108,7 +106,7 @@ public class RetryingGatewayClient {
     }
   }
 
-  private Response send(GatewayChargeRequest request, ChargeTryTally tally) {
+  private Response send(PaymentGateway.ChargeRequest request, ChargeTryTally tally) {
     tally.sending();
     try {
       return client.create(
@@ -123,7 +121,8 @@ public class RetryingGatewayClient {
     }
   }
 
-  private static GatewayCharge answer(GatewayChargeRequest request, Response response) {
+  private static PaymentGateway.Charge answer(
+      PaymentGateway.ChargeRequest request, Response response) {
     try (response) {
       int status = response.getStatus();
       if (status == 201 || status == 402) {
@@ -154,9 +153,10 @@ public class RetryingGatewayClient {
    * with the stored charge, which must carry the amount, currency and order reference this request
    * sent.
    */
-  private static GatewayCharge verified(GatewayChargeRequest request, JsonObject json) {
+  private static PaymentGateway.Charge verified(
+      PaymentGateway.ChargeRequest request, JsonObject json) {
     // A body without the members needed to check it is a failed try that may have charged.
-    GatewayChargeDetails charge = details(json);
+    PaymentGateway.ChargeDetails charge = details(json);
     List<String> differences = new ArrayList<>();
     if (charge.amount() != request.amount()) {
       differences.add("amount " + charge.amount() + " instead of " + request.amount());
@@ -197,7 +197,7 @@ public class RetryingGatewayClient {
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
   @Timeout(5_000)
   @Bulkhead(10)
-  public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
+  public Optional<PaymentGateway.ChargeDetails> findByKey(String gatewayKey) {
     try {
       return lookup(client::findByKey, gatewayKey).map(RetryingGatewayClient::details);
     } catch (GatewayCallFailedException e) {
@@ -221,7 +221,7 @@ public class RetryingGatewayClient {
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
   @Timeout(5_000)
   @Bulkhead(10)
-  public Optional<GatewayChargeDetails> findCharge(String chargeId) {
+  public Optional<PaymentGateway.ChargeDetails> findCharge(String chargeId) {
     try {
       return lookup(client::findById, chargeId).map(RetryingGatewayClient::details);
     } catch (GatewayCallFailedException e) {
@@ -252,9 +252,9 @@ public class RetryingGatewayClient {
     }
   }
 
-  private static GatewayChargeDetails details(JsonObject charge) {
+  private static PaymentGateway.ChargeDetails details(JsonObject charge) {
     try {
-      return new GatewayChargeDetails(
+      return new PaymentGateway.ChargeDetails(
           charge.getString("id"),
           "succeeded".equals(charge.getString("status")),
           charge.getJsonNumber("amount").longValueExact(),

@@ -12,11 +12,10 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.PaymentGateway;
 import jakarta.enterprise.event.Event;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -43,8 +42,8 @@ import org.mockito.junit.jupiter.MockitoExtension;
 @ExtendWith(MockitoExtension.class)
 class RetryingGatewayClientTest {
 
-  private static final GatewayChargeRequest REQUEST =
-      new GatewayChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
+  private static final PaymentGateway.ChargeRequest REQUEST =
+      new PaymentGateway.ChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
 
   @Mock GatewayChargesClient client;
   @Mock Event<GatewayCallFailed> failedCalls;
@@ -86,7 +85,8 @@ class RetryingGatewayClientTest {
     when(client.findById("ch_1")).thenReturn(found);
 
     assertThat(retryingClient.findCharge("ch_1"))
-        .contains(new GatewayChargeDetails("ch_1", true, 1000, "VND", "order-1", "banhang_k"));
+        .contains(
+            new PaymentGateway.ChargeDetails("ch_1", true, 1000, "VND", "order-1", "banhang_k"));
     verify(found).close();
     verifyNoInteractions(failedCalls);
   }
@@ -274,7 +274,8 @@ class RetryingGatewayClientTest {
     when(client.findByKey("banhang_k")).thenReturn(found);
 
     assertThat(retryingClient.findByKey("banhang_k"))
-        .contains(new GatewayChargeDetails("ch_forged", true, 1, "VND", "order-1", "banhang_k"));
+        .contains(
+            new PaymentGateway.ChargeDetails("ch_forged", true, 1, "VND", "order-1", "banhang_k"));
   }
 
   @Test
