@@ -14,8 +14,10 @@ import jakarta.transaction.Transactional;
 import java.util.Optional;
 
 /**
- * The states of a payment attempt, each change in a transaction of its own or of the caller: the
- * gateway is never called with a transaction open.
+ * The life of a payment attempt up to its settlement: started PENDING, then captured, declined or
+ * abandoned, each change in a transaction of its own or of the caller (the gateway is never called
+ * with a transaction open); and the reads of attempts. What the late-charge sweep finds after an
+ * abandon is {@link DefaultLateChargeSweep}'s.
  */
 @ApplicationScoped
 public class PaymentService {
@@ -130,99 +132,6 @@ public class PaymentService {
                     && earlier.amount() == command.amount()
                     && earlier.currency().equals(command.currency())
                     && earlier.paymentMethod().equals(command.paymentMethod()));
-  }
-
-  /** Abandoned attempts the late-charge sweep asks about (see {@link #recordLateCharge}). */
-  public java.util.List<Payment> lateChargeCandidates(
-      java.time.Instant createdAfter, java.time.Instant checkedBefore, int limit) {
-    return payments.lateChargeCandidates(
-        createdAfter.atOffset(java.time.ZoneOffset.UTC),
-        checkedBefore.atOffset(java.time.ZoneOffset.UTC),
-        limit);
-  }
-
-  /**
-   * What the late-charge sweep does with a charge the gateway holds under the gateway key of an
-   * abandoned attempt, in a transaction of its own, with the attempt's row locked (so that two
-   * nodes sweeping at once decide it once):
-   *
-   * <ul>
-   *   <li>another amount, currency or order: flagged {@code MISMATCH} for an operator;
-   *   <li>declined: flagged {@code DECLINED} (nothing was charged);
-   *   <li>the order was meanwhile paid by another attempt: flagged {@code DOUBLE_CHARGE} for an
-   *       operator, never recorded;
-   *   <li>otherwise the attempt is captured and the order paid ({@code RECORDED}); the unique index
-   *       on the active order refuses it while another attempt holds the order ({@link
-   *       com.banhang.shop.payments.domain.model.PaymentInProgressException}, nothing changes).
-   * </ul>
-   *
-   * @return what was done, or empty when the attempt is no longer abandoned and unflagged, or its
-   *     gateway key was captured by another attempt (the same charge, already recorded)
-   */
-  @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public java.util.Optional<com.banhang.shop.payments.domain.model.LateCharge> recordLateCharge(
-      String paymentId, PaymentGateway.ChargeDetails charge) {
-    Payment payment =
-        payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() != PaymentStatus.ABANDONED || payment.lateCharge() != null) {
-      return java.util.Optional.empty();
-    }
-    if (payments.findCapturedByGatewayKey(payment.gatewayKey()).isPresent()) {
-      payment.lateChecked();
-      return java.util.Optional.empty();
-    }
-    com.banhang.shop.payments.domain.model.LateCharge found;
-    java.util.List<String> differences = charge.differencesFrom(payment);
-    if (!differences.isEmpty()) {
-      found = com.banhang.shop.payments.domain.model.LateCharge.MISMATCH;
-      payment.flagLateCharge(
-          found,
-          charge.chargeId(),
-          "the gateway has charge "
-              + charge.chargeId()
-              + " under this attempt's gateway key, but it is not this attempt's: "
-              + String.join("; ", differences));
-    } else if (!charge.succeeded()) {
-      found = com.banhang.shop.payments.domain.model.LateCharge.DECLINED;
-      payment.flagLateCharge(found, charge.chargeId(), "declined late: nothing was charged");
-    } else if (orders.find(payment.tenantId(), payment.orderId()).paid()) {
-      found = com.banhang.shop.payments.domain.model.LateCharge.DOUBLE_CHARGE;
-      payment.flagLateCharge(
-          found,
-          charge.chargeId(),
-          "charge "
-              + charge.chargeId()
-              + " landed after this attempt was abandoned, but order "
-              + payment.orderId()
-              + " was meanwhile paid by another attempt: the customer was charged twice;"
-              + " refund one charge at the processor");
-    } else {
-      found = com.banhang.shop.payments.domain.model.LateCharge.RECORDED;
-      payment.captureLate(charge.chargeId());
-      orders.markPaid(payment.tenantId(), payment.orderId());
-    }
-    payments.flush();
-    return java.util.Optional.of(found);
-  }
-
-  /** The late-charge sweep asked about the attempt and the gateway had nothing (yet). */
-  @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public void lateChecked(String paymentId) {
-    payments.lock(paymentId).ifPresent(Payment::lateChecked);
-  }
-
-  /** Attempts flagged by the late-charge sweep with one of {@code flags}, newest finding first. */
-  public java.util.List<Payment> flaggedLateCharges(
-      java.util.Collection<com.banhang.shop.payments.domain.model.LateCharge> flags,
-      int offset,
-      int limit) {
-    return payments.flaggedLateCharges(flags, offset, limit);
-  }
-
-  /** How many attempts the late-charge sweep flagged with one of {@code flags}. */
-  public long countFlaggedLateCharges(
-      java.util.Collection<com.banhang.shop.payments.domain.model.LateCharge> flags) {
-    return payments.countFlaggedLateCharges(flags);
   }
 
   /** The attempt that a claim of payments.charge started, if it got that far. */
