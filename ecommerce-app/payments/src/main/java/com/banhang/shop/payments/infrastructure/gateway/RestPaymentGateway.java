@@ -22,11 +22,11 @@ public class RestPaymentGateway implements PaymentGateway {
 
   @Override
   public PaymentGateway.Charge charge(PaymentGateway.ChargeRequest request) {
-    ChargeTryTally tally = new ChargeTryTally();
+    RetryingGatewayClient.SentRequests sent = new RetryingGatewayClient.SentRequests();
     try {
-      return client.charge(request, tally);
+      return client.charge(request, sent);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
-      throw classify(e, tally);
+      throw classify(e, sent);
     } catch (GatewayChargeMismatchException e) {
       // A charge under our key that our request did not make: never recorded, left to an operator
       // through reconciliation, which finds the same charge and refuses it too.
@@ -39,12 +39,13 @@ public class RestPaymentGateway implements PaymentGateway {
    * sent, so those two say "not charged" unless an earlier try may have charged; a timeout, or any
    * other end Fault Tolerance put to the call, comes after a request was sent.
    */
-  static RuntimeException classify(RuntimeException failure, ChargeTryTally tally) {
+  static RuntimeException classify(
+      RuntimeException failure, RetryingGatewayClient.SentRequests sent) {
     boolean refusedBeforeSending =
         failure instanceof CircuitBreakerOpenException || failure instanceof BulkheadException;
     boolean notSentOrRefused =
         failure instanceof GatewayCallFailedException || refusedBeforeSending;
-    if (notSentOrRefused && !tally.mayHaveCharged()) {
+    if (notSentOrRefused && !sent.mayHaveCharged()) {
       return new GatewayUnavailableException(
           refusedBeforeSending
               ? "the processor was not called (" + failure.getClass().getSimpleName() + ")"

@@ -48,10 +48,10 @@ class RestPaymentGatewayTest {
     when(client.charge(eq(REQUEST), any()))
         .thenAnswer(
             call -> {
-              ChargeTryTally tally = call.getArgument(1);
+              RetryingGatewayClient.SentRequests sent = call.getArgument(1);
               for (boolean mayHaveCharged : triesMayHaveCharged) {
-                tally.sending();
-                tally.failed(new GatewayCallFailedException("try", mayHaveCharged, null));
+                sent.sending();
+                sent.failed(new GatewayCallFailedException("try", mayHaveCharged, null));
               }
               throw end;
             });
@@ -96,7 +96,7 @@ class RestPaymentGatewayTest {
         .thenAnswer(
             call -> {
               // Sent, then Fault Tolerance gave up on the try: the method saw no failure.
-              ((ChargeTryTally) call.getArgument(1)).sending();
+              ((RetryingGatewayClient.SentRequests) call.getArgument(1)).sending();
               throw new TimeoutException("timed out");
             });
 
