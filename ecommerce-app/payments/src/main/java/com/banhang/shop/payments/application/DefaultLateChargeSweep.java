@@ -10,7 +10,6 @@ import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -185,7 +184,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   private Optional<LateCharge> decide(String paymentId, PaymentGateway.ChargeDetails charge) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() != PaymentStatus.ABANDONED || payment.lateCharge() != null) {
+    if (payment.status() != Payment.Status.ABANDONED || payment.lateCharge() != null) {
       return Optional.empty();
     }
     if (payments.findCapturedByGatewayKey(payment.gatewayKey()).isPresent()) {

@@ -10,7 +10,6 @@ import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.api.ResolutionAudit;
 import com.banhang.shop.payments.domain.model.Payment;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
@@ -183,7 +182,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
     return transaction.run(
         () -> {
           Payment abandoned = payments.abandon(payment.id());
-          if (abandoned.status() != PaymentStatus.ABANDONED) {
+          if (abandoned.status() != Payment.Status.ABANDONED) {
             // Settled between our read and the lock: it was charged or declined after all.
             return refused(settledMessage(abandoned), abandoned);
           }
@@ -237,7 +236,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
             Payment settled =
                 payOrder.completeClaim(
                     claim, payment.id(), new PaymentGateway.Charge(chargeId, true));
-            if (settled.status() != PaymentStatus.CAPTURED
+            if (settled.status() != Payment.Status.CAPTURED
                 || !chargeId.equals(settled.gatewayChargeId())) {
               // Settled by reconciliation or the request between our read and the lock; the key
               // now answers with that settlement, which is what happened at the gateway.
@@ -300,7 +299,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
               null));
     }
     Payment payment = attempt.get();
-    if (payment.status() != PaymentStatus.PENDING) {
+    if (payment.status() != Payment.Status.PENDING) {
       return new Target(claim, payment, refused(settledMessage(payment), payment));
     }
     return new Target(claim, payment, null);

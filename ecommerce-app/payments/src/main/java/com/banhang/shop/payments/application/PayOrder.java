@@ -7,7 +7,6 @@ import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.ProblemDetails;
 import com.banhang.shop.payments.domain.model.Payment;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -137,13 +136,13 @@ public class PayOrder {
    * @throws IllegalStateException when the payment is not settled
    */
   static Response answer(Payment payment) {
-    if (payment.status() == PaymentStatus.CAPTURED) {
+    if (payment.status() == Payment.Status.CAPTURED) {
       return Response.created(URI.create("v1/payments/" + payment.id()))
           .type(MediaType.APPLICATION_JSON)
           .entity(PaymentView.of(payment))
           .build();
     }
-    if (payment.status() == PaymentStatus.DECLINED) {
+    if (payment.status() == Payment.Status.DECLINED) {
       return new ProblemDetails(
               402,
               "payment-declined",

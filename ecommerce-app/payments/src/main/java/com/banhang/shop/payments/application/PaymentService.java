@@ -7,7 +7,6 @@ import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
 import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -93,7 +92,7 @@ public class PaymentService {
   public Payment recordCharge(String paymentId, PaymentGateway.Charge charge) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() != PaymentStatus.PENDING) {
+    if (payment.status() != Payment.Status.PENDING) {
       return payment;
     }
     if (charge.succeeded()) {
@@ -111,7 +110,7 @@ public class PaymentService {
   public Payment abandon(String paymentId) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() == PaymentStatus.PENDING) {
+    if (payment.status() == Payment.Status.PENDING) {
       payment.abandon();
     }
     return payment;
@@ -127,7 +126,7 @@ public class PaymentService {
         .findLatestByKey(command.tenantId(), claim.key())
         .filter(
             earlier ->
-                earlier.status() == PaymentStatus.CAPTURED
+                earlier.status() == Payment.Status.CAPTURED
                     && earlier.orderId().equals(command.orderId())
                     && earlier.amount() == command.amount()
                     && earlier.currency().equals(command.currency())

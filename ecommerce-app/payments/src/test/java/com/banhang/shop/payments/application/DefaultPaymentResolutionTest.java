@@ -21,7 +21,6 @@ import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.domain.model.Payment;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -96,7 +95,7 @@ class DefaultPaymentResolutionTest {
       assertThat(result.orderId()).isEqualTo(ORDER);
       assertThat(result.message()).contains(CHARGE).doesNotContain("override");
       verify(payOrder).completeClaim(claim, payment.id(), new PaymentGateway.Charge(CHARGE, true));
-      assertThat(payment.status()).isEqualTo(PaymentStatus.CAPTURED);
+      assertThat(payment.status()).isEqualTo(Payment.Status.CAPTURED);
     }
 
     @Test

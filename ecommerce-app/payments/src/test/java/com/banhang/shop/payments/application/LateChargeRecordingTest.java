@@ -19,7 +19,6 @@ import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +99,7 @@ class LateChargeRecordingTest {
     assertThat(service.recordLateCharge(abandoned.id(), charge(true, 1000, "order-1")))
         .contains(LateCharge.RECORDED);
 
-    assertThat(abandoned.status()).isEqualTo(PaymentStatus.CAPTURED);
+    assertThat(abandoned.status()).isEqualTo(Payment.Status.CAPTURED);
     assertThat(abandoned.gatewayChargeId()).isEqualTo("ch_late");
     verify(orders).markPaid("alice", "order-1");
     verify(repository).flush();
@@ -113,7 +112,7 @@ class LateChargeRecordingTest {
     assertThat(service.recordLateCharge(abandoned.id(), charge(true, 1000, "order-1")))
         .contains(LateCharge.DOUBLE_CHARGE);
 
-    assertThat(abandoned.status()).isEqualTo(PaymentStatus.ABANDONED);
+    assertThat(abandoned.status()).isEqualTo(Payment.Status.ABANDONED);
     assertThat(abandoned.lateChargeId()).isEqualTo("ch_late");
     assertThat(abandoned.lateChargeDetail()).contains("charged twice");
     verify(orders, never()).markPaid("alice", "order-1");
@@ -124,7 +123,7 @@ class LateChargeRecordingTest {
     assertThat(service.recordLateCharge(abandoned.id(), charge(true, 999, "order-1")))
         .contains(LateCharge.MISMATCH);
 
-    assertThat(abandoned.status()).isEqualTo(PaymentStatus.ABANDONED);
+    assertThat(abandoned.status()).isEqualTo(Payment.Status.ABANDONED);
     verify(orders, never()).markPaid("alice", "order-1");
   }
 
@@ -133,7 +132,7 @@ class LateChargeRecordingTest {
     assertThat(service.recordLateCharge(abandoned.id(), charge(false, 1000, "order-1")))
         .contains(LateCharge.DECLINED);
 
-    assertThat(abandoned.status()).isEqualTo(PaymentStatus.ABANDONED);
+    assertThat(abandoned.status()).isEqualTo(Payment.Status.ABANDONED);
     assertThat(abandoned.lateCharge()).isEqualTo(LateCharge.DECLINED);
   }
 
@@ -146,7 +145,7 @@ class LateChargeRecordingTest {
 
     assertThat(service.recordLateCharge(abandoned.id(), charge(true, 1000, "order-1"))).isEmpty();
 
-    assertThat(abandoned.status()).isEqualTo(PaymentStatus.ABANDONED);
+    assertThat(abandoned.status()).isEqualTo(Payment.Status.ABANDONED);
     verify(orders, never()).markPaid("alice", "order-1");
   }
 

@@ -14,7 +14,6 @@ import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import java.util.Base64;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,7 +95,7 @@ class PaymentServiceTest {
 
     Payment recorded = service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_1", true));
 
-    assertThat(recorded.status()).isEqualTo(PaymentStatus.CAPTURED);
+    assertThat(recorded.status()).isEqualTo(Payment.Status.CAPTURED);
     assertThat(recorded.gatewayChargeId()).isEqualTo("ch_1");
     // Flushed last, so that the completion of the key after it is the transaction's last write.
     InOrder order = inOrder(orders, repository);
@@ -112,7 +111,7 @@ class PaymentServiceTest {
     service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_d", false));
     Payment again = service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_2", true));
 
-    assertThat(again.status()).isEqualTo(PaymentStatus.DECLINED);
+    assertThat(again.status()).isEqualTo(Payment.Status.DECLINED);
     assertThat(again.gatewayChargeId()).isEqualTo("ch_d");
     verify(orders, never()).markPaid(anyString(), anyString());
     verify(repository, times(1)).flush();
