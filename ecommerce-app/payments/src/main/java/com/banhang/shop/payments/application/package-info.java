@@ -6,6 +6,6 @@
  * adapter implements, {@code PaymentGateway}, with what crosses it, the gateway key derivation and
  * the bound of a charge call (docs/payments.md). May depend on the domain model, the {@code api} it
  * implements, {@code orders.api}, the idempotency library's public API and Jakarta's CDI,
- * transactions and {@code Response}; never on {@code api.rest} or infrastructure.
+ * transactions and {@code Response}; never on {@code rest} or infrastructure.
  */
 package com.banhang.shop.payments.application;

@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api.rest;
+package com.banhang.shop.payments.rest;
 
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.SideEffects;

@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api.rest;
+package com.banhang.shop.payments.rest;
 
 import com.banhang.shop.payments.application.PaymentService;
 import com.banhang.shop.payments.application.PaymentView;
