@@ -185,8 +185,8 @@ class PaymentIdempotencyIT {
    * that wrote it ({@code xmin}) and the number of the command within that transaction ({@code
    * cmin}). The payment, the order and the completed key come from one transaction, and the key's
    * UPDATE comes after the other two. Before the fix EclipseLink flushed the payment and the order
-   * at commit, after the key. H2 has no such columns: there the unit test of ChargeCompletion
-   * checks the order of the calls.
+   * at commit, after the key. H2 has no such columns: there the unit tests of PayOrder and
+   * PaymentService check the order of the calls.
    */
   @Test
   void theCompletedKeyIsTheLastWriteOfTheTransactionThatRecordsTheCharge() {

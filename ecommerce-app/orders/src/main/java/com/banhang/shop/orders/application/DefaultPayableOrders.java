@@ -4,20 +4,21 @@ import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.orders.domain.model.Order;
 import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
-import com.banhang.shop.orders.domain.model.OrderStatus;
+import com.banhang.shop.orders.domain.model.OrderNotFoundException;
+import com.banhang.shop.orders.domain.model.OrderRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
-/** {@link PayableOrders} over the orders' application service. */
+/** {@link PayableOrders}: the orders as the payments context reads and pays them. */
 @ApplicationScoped
 public class DefaultPayableOrders implements PayableOrders {
 
-  @Inject OrderService orders;
+  @Inject OrderRepository orders;
 
   @Override
   public PayableOrder find(String tenantId, String orderId) {
-    return view(orders.order(tenantId, orderId));
+    return view(order(tenantId, orderId));
   }
 
   @Override
@@ -32,7 +33,11 @@ public class DefaultPayableOrders implements PayableOrders {
   @Override
   @Transactional(Transactional.TxType.MANDATORY)
   public void markPaid(String tenantId, String orderId) {
-    orders.order(tenantId, orderId).markPaid();
+    order(tenantId, orderId).markPaid();
+  }
+
+  private Order order(String tenantId, String orderId) {
+    return orders.find(tenantId, orderId).orElseThrow(() -> new OrderNotFoundException(orderId));
   }
 
   private static PayableOrder view(Order order) {
@@ -41,6 +46,6 @@ public class DefaultPayableOrders implements PayableOrders {
         order.tenantId(),
         order.currency(),
         order.total(),
-        order.status() == OrderStatus.PAID);
+        order.status() == Order.Status.PAID);
   }
 }

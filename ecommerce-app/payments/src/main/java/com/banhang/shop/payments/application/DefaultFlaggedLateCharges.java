@@ -4,6 +4,7 @@ import com.banhang.shop.payments.api.FlaggedLateChargeView;
 import com.banhang.shop.payments.api.FlaggedLateCharges;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
+import com.banhang.shop.payments.domain.model.PaymentRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.EnumSet;
@@ -26,7 +27,7 @@ public class DefaultFlaggedLateCharges implements FlaggedLateCharges {
   static final Set<LateCharge> NEEDING_OPERATOR =
       EnumSet.of(LateCharge.DOUBLE_CHARGE, LateCharge.MISMATCH);
 
-  @Inject PaymentService payments;
+  @Inject PaymentRepository payments;
 
   /** Flagged late charges (double charge, mismatch, declined), newest finding first. */
   @Override

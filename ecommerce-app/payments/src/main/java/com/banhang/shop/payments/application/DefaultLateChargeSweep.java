@@ -1,5 +1,6 @@
 package com.banhang.shop.payments.application;
 
+import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.payments.api.LateChargeChecked;
 import com.banhang.shop.payments.api.LateChargeReport;
 import com.banhang.shop.payments.api.LateChargeReport.Outcome;
@@ -7,12 +8,15 @@ import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
+import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
+import com.banhang.shop.payments.domain.model.PaymentRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,23 +35,25 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * payments.gateway.key-retention}: after it, the gateway no longer finds a charge by key), for
  * which nothing was found yet, that were not asked about within {@code
  * payments.late-charges.recheck}, and whose gateway key no attempt has captured; and asks the
- * gateway by their gateway key, with no transaction open. What it finds is handled by {@link
- * PaymentService#recordLateCharge}: a matching charge on an unpaid order is recorded (attempt
- * captured, order paid), one on an order paid meanwhile by another attempt is a double charge and
- * flagged for an operator, a mismatch is flagged for an operator.
+ * gateway by their gateway key, with no transaction open. What it finds is decided by {@link
+ * #recordLateCharge}: a matching charge on an unpaid order is recorded (attempt captured, order
+ * paid), one on an order paid meanwhile by another attempt is a double charge and flagged for an
+ * operator, a mismatch is flagged for an operator.
  *
  * <p>Safe on several nodes: the attempt's row is locked while it is decided, a decided attempt is
  * never decided again, and the unique index on the active order refuses a capture while another
  * attempt holds the order. The key itself stays released: a later retry of it answers with the
- * recorded payment ({@code OrderPaymentsResource}).
+ * recorded payment ({@link PayOrder}).
  */
 @ApplicationScoped
 public class DefaultLateChargeSweep implements LateChargeSweep {
 
   private static final Logger LOG = Logger.getLogger(DefaultLateChargeSweep.class.getName());
 
-  @Inject PaymentService payments;
+  @Inject PaymentRepository payments;
+  @Inject PayableOrders orders;
   @Inject PaymentGateway gateway;
+  @Inject OneTransaction transaction;
   @Inject Event<LateChargeChecked> checks;
 
   @Inject
@@ -79,7 +85,9 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
     List<Outcome> outcomes = new ArrayList<>();
     for (Payment payment :
         payments.lateChargeCandidates(
-            now.minus(gatewayKeyRetention), now.minus(recheck), batchSize)) {
+            now.minus(gatewayKeyRetention).atOffset(ZoneOffset.UTC),
+            now.minus(recheck).atOffset(ZoneOffset.UTC),
+            batchSize)) {
       Outcome outcome = examineIsolated(payment);
       outcomes.add(outcome);
       fire(outcome);
@@ -104,19 +112,19 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   }
 
   private Outcome examine(Payment payment) {
-    Optional<GatewayChargeDetails> charge;
+    Optional<PaymentGateway.ChargeDetails> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
       return Outcome.GATEWAY_UNREACHABLE;
     }
     if (charge.isEmpty()) {
-      payments.lateChecked(payment.id());
+      lateChecked(payment.id());
       return Outcome.NOT_FOUND;
     }
     Optional<LateCharge> found;
     try {
-      found = payments.recordLateCharge(payment.id(), charge.get());
+      found = recordLateCharge(payment.id(), charge.get());
     } catch (PaymentInProgressException | PersistenceException e) {
       // Another attempt holds the order (running, or captured since the candidates were read):
       // the next run decides, once that attempt is settled.
@@ -149,6 +157,81 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
                   + " paid");
     }
     return Outcome.valueOf(late.name());
+  }
+
+  /**
+   * What the sweep does with a charge the gateway holds under the gateway key of an abandoned
+   * attempt, in a transaction of its own, with the attempt's row locked (so that two nodes sweeping
+   * at once decide it once):
+   *
+   * <ul>
+   *   <li>another amount, currency or order: flagged {@code MISMATCH} for an operator;
+   *   <li>declined: flagged {@code DECLINED} (nothing was charged);
+   *   <li>the order was meanwhile paid by another attempt: flagged {@code DOUBLE_CHARGE} for an
+   *       operator, never recorded;
+   *   <li>otherwise the attempt is captured and the order paid ({@code RECORDED}); the unique index
+   *       on the active order refuses it while another attempt holds the order ({@link
+   *       com.banhang.shop.payments.domain.model.PaymentInProgressException}, nothing changes).
+   * </ul>
+   *
+   * @return what was done, or empty when the attempt is no longer abandoned and unflagged, or its
+   *     gateway key was captured by another attempt (the same charge, already recorded)
+   */
+  Optional<LateCharge> recordLateCharge(String paymentId, PaymentGateway.ChargeDetails charge) {
+    return transaction.run(() -> decide(paymentId, charge));
+  }
+
+  private Optional<LateCharge> decide(String paymentId, PaymentGateway.ChargeDetails charge) {
+    Payment payment =
+        payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
+    if (payment.status() != Payment.Status.ABANDONED || payment.lateCharge() != null) {
+      return Optional.empty();
+    }
+    if (payments.findCapturedByGatewayKey(payment.gatewayKey()).isPresent()) {
+      payment.lateChecked();
+      return Optional.empty();
+    }
+    LateCharge found;
+    List<String> differences = charge.differencesFrom(payment);
+    if (!differences.isEmpty()) {
+      found = LateCharge.MISMATCH;
+      payment.flagLateCharge(
+          found,
+          charge.chargeId(),
+          "the gateway has charge "
+              + charge.chargeId()
+              + " under this attempt's gateway key, but it is not this attempt's: "
+              + String.join("; ", differences));
+    } else if (!charge.succeeded()) {
+      found = LateCharge.DECLINED;
+      payment.flagLateCharge(found, charge.chargeId(), "declined late: nothing was charged");
+    } else if (orders.find(payment.tenantId(), payment.orderId()).paid()) {
+      found = LateCharge.DOUBLE_CHARGE;
+      payment.flagLateCharge(
+          found,
+          charge.chargeId(),
+          "charge "
+              + charge.chargeId()
+              + " landed after this attempt was abandoned, but order "
+              + payment.orderId()
+              + " was meanwhile paid by another attempt: the customer was charged twice;"
+              + " refund one charge at the processor");
+    } else {
+      found = LateCharge.RECORDED;
+      payment.captureLate(charge.chargeId());
+      orders.markPaid(payment.tenantId(), payment.orderId());
+    }
+    payments.flush();
+    return Optional.of(found);
+  }
+
+  /** The sweep asked about the attempt and the gateway had nothing (yet). */
+  private void lateChecked(String paymentId) {
+    transaction.run(
+        () -> {
+          payments.lock(paymentId).ifPresent(Payment::lateChecked);
+          return null;
+        });
   }
 
   private void fire(Outcome outcome) {

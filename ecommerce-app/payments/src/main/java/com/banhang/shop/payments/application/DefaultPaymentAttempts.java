@@ -22,7 +22,7 @@ public class DefaultPaymentAttempts implements PaymentAttempts {
    */
   @Override
   public Optional<PaymentAttemptView> attemptForKey(String tenant, String key) {
-    return keys.find(tenant, DefaultReconciliation.OPERATION, key)
+    return keys.find(tenant, PayOrder.OPERATION, key)
         .flatMap(record -> payments.attemptOf(record.claimedKey()))
         .map(DefaultPaymentAttempts::view);
   }

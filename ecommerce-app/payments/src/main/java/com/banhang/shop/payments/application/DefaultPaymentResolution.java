@@ -10,7 +10,6 @@ import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.api.ResolutionAudit;
 import com.banhang.shop.payments.domain.model.Payment;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
@@ -48,7 +47,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
   @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
   @Inject PaymentGateway gateway;
-  @Inject ChargeCompletion completion;
+  @Inject PayOrder payOrder;
   @Inject OneTransaction transaction;
 
   /**
@@ -70,7 +69,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
       return target.refusal();
     }
     Payment payment = target.payment();
-    Optional<GatewayChargeDetails> found;
+    Optional<PaymentGateway.ChargeDetails> found;
     try {
       found = gateway.findCharge(chargeId);
     } catch (GatewayUnavailableException e) {
@@ -108,7 +107,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
               + chargeId,
           audit);
     }
-    GatewayChargeDetails charge = found.get();
+    PaymentGateway.ChargeDetails charge = found.get();
     List<String> mismatches = mismatches(charge, payment);
     if (!mismatches.isEmpty()) {
       return refused(
@@ -183,7 +182,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
     return transaction.run(
         () -> {
           Payment abandoned = payments.abandon(payment.id());
-          if (abandoned.status() != PaymentStatus.ABANDONED) {
+          if (abandoned.status() != Payment.Status.ABANDONED) {
             // Settled between our read and the lock: it was charged or declined after all.
             return refused(settledMessage(abandoned), abandoned);
           }
@@ -235,8 +234,9 @@ public class DefaultPaymentResolution implements PaymentResolution {
       return transaction.run(
           () -> {
             Payment settled =
-                completion.completeClaim(claim, payment.id(), new GatewayCharge(chargeId, true));
-            if (settled.status() != PaymentStatus.CAPTURED
+                payOrder.completeClaim(
+                    claim, payment.id(), new PaymentGateway.Charge(chargeId, true));
+            if (settled.status() != Payment.Status.CAPTURED
                 || !chargeId.equals(settled.gatewayChargeId())) {
               // Settled by reconciliation or the request between our read and the lock; the key
               // now answers with that settlement, which is what happened at the gateway.
@@ -270,7 +270,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
     }
   }
 
-  private static List<String> mismatches(GatewayChargeDetails charge, Payment payment) {
+  private static List<String> mismatches(PaymentGateway.ChargeDetails charge, Payment payment) {
     List<String> mismatches = new ArrayList<>();
     if (!charge.succeeded()) {
       mismatches.add("the gateway declined it, so the customer was not charged by it");
@@ -299,19 +299,19 @@ public class DefaultPaymentResolution implements PaymentResolution {
               null));
     }
     Payment payment = attempt.get();
-    if (payment.status() != PaymentStatus.PENDING) {
+    if (payment.status() != Payment.Status.PENDING) {
       return new Target(claim, payment, refused(settledMessage(payment), payment));
     }
     return new Target(claim, payment, null);
   }
 
   private Optional<IdempotencyRecord> processingKey(String tenant, String key) {
-    return keys.find(tenant, DefaultReconciliation.OPERATION, key)
+    return keys.find(tenant, PayOrder.OPERATION, key)
         .filter(record -> record.status() == RecordStatus.PROCESSING);
   }
 
   private Resolution notProcessing(String tenant, String key, String what) {
-    Optional<IdempotencyRecord> record = keys.find(tenant, DefaultReconciliation.OPERATION, key);
+    Optional<IdempotencyRecord> record = keys.find(tenant, PayOrder.OPERATION, key);
     String why =
         record.isEmpty()
             ? "tenant " + tenant + " has no payments.charge key " + key

@@ -57,8 +57,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class DefaultReconciliation implements Reconciliation {
 
-  static final String OPERATION = "payments.charge";
-
   /** Last checks that keep a key out of runs: only an operator can settle it. */
   static final Set<String> OPERATOR_ONLY = Set.of(Outcome.NEEDS_OPERATOR.name());
 
@@ -74,9 +72,8 @@ public class DefaultReconciliation implements Reconciliation {
 
   @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
-  @Inject SettledPaymentResponses responses;
   @Inject PaymentGateway gateway;
-  @Inject ChargeCompletion completion;
+  @Inject PayOrder payOrder;
   @Inject Event<ReconciliationChecked> checks;
 
   @Inject
@@ -118,7 +115,7 @@ public class DefaultReconciliation implements Reconciliation {
       return ReconciliationReport.of(outcomes);
     }
     for (IdempotencyRecord record :
-        keys.findProcessing(OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
+        keys.findProcessing(PayOrder.OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
       outcomes.add(examineIsolated(record));
     }
     ReconciliationReport report = ReconciliationReport.of(outcomes);
@@ -138,7 +135,7 @@ public class DefaultReconciliation implements Reconciliation {
    */
   @Override
   public Outcome reconcileKey(String tenant, String key) {
-    Optional<IdempotencyRecord> record = keys.find(tenant, OPERATION, key);
+    Optional<IdempotencyRecord> record = keys.find(tenant, PayOrder.OPERATION, key);
     if (record.isEmpty() || record.get().status() != RecordStatus.PROCESSING) {
       return Outcome.NOT_PROCESSING;
     }
@@ -227,7 +224,7 @@ public class DefaultReconciliation implements Reconciliation {
 
   /** {@code claimedAgo}: the key's age on the database's clock. */
   private Check askGateway(ClaimedKey claim, Payment payment, Duration claimedAgo) {
-    Optional<GatewayChargeDetails> charge;
+    Optional<PaymentGateway.ChargeDetails> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
@@ -268,13 +265,13 @@ public class DefaultReconciliation implements Reconciliation {
               + String.join("; ", differences)
               + ". It was not recorded; check the processor and resolve the key");
     }
-    Payment settled = completion.completeClaim(claim, payment.id(), charge.get().charge());
+    Payment settled = payOrder.completeClaim(claim, payment.id(), charge.get().charge());
     return settledCheck(settled);
   }
 
   /** The payment was recorded but its key was not completed (settled by another path). */
   private Check completeWithRecordedPayment(ClaimedKey claim, Payment payment) {
-    keys.complete(claim, responses.forSettled(payment));
+    payOrder.completeClaim(claim, payment);
     return settledCheck(payment);
   }
 

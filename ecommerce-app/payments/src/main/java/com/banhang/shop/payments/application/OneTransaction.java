@@ -5,8 +5,11 @@ import jakarta.transaction.Transactional;
 import java.util.function.Supplier;
 
 /**
- * Runs a piece of work in a transaction of its own, so that an operator's resolution and its audit
- * entry (ResolutionAudit) commit together or not at all. The gateway is never called inside.
+ * Runs a piece of work in a transaction of its own, for a use case that must call the gateway
+ * outside any transaction and so cannot be transactional itself: what a payment records after the
+ * gateway answered and the key it completes ({@link PayOrder}), and an operator's resolution with
+ * its audit entry (ResolutionAudit), each commit together or not at all. The gateway is never
+ * called inside.
  */
 @ApplicationScoped
 public class OneTransaction {

@@ -1,10 +1,14 @@
 package com.banhang.shop.payments.application;
 
+import com.banhang.shop.payments.domain.model.Payment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The card processor, as the payments context needs it. Every call carries the payment's gateway
- * key, so the processor answers a repeated call with the charge it already made.
+ * key, so the processor answers a repeated call with the charge it already made. The records below
+ * are what crosses the port: what is asked, and what the processor answers.
  */
 public interface PaymentGateway {
 
@@ -16,16 +20,16 @@ public interface PaymentGateway {
    * @throws GatewayOutcomeUnknownException when it may have been charged (timeout, lost response)
    * @throws GatewayRefusedException when the processor refused the request itself
    */
-  GatewayCharge charge(GatewayChargeRequest request);
+  Charge charge(ChargeRequest request);
 
   /**
    * The charge made under a gateway key, if any, with its amount, currency and order reference: the
-   * caller checks that it is its payment's charge ({@link GatewayChargeDetails#differencesFrom})
-   * before recording it.
+   * caller checks that it is its payment's charge ({@link ChargeDetails#differencesFrom}) before
+   * recording it.
    *
    * @throws GatewayUnavailableException when the processor cannot be asked now
    */
-  Optional<GatewayChargeDetails> findByKey(String gatewayKey);
+  Optional<ChargeDetails> findByKey(String gatewayKey);
 
   /**
    * The charge with this id, whatever key made it and however long ago: how an operator checks a
@@ -34,5 +38,78 @@ public interface PaymentGateway {
    * @return empty when the processor has no charge with this id
    * @throws GatewayUnavailableException when the processor cannot be asked now
    */
-  Optional<GatewayChargeDetails> findCharge(String chargeId);
+  Optional<ChargeDetails> findCharge(String chargeId);
+
+  /** What the processor is asked to charge, under which of its idempotency keys. */
+  record ChargeRequest(
+      String gatewayKey,
+      long amount,
+      String currency,
+      String orderReference,
+      String paymentMethod) {
+
+    /** The request of a payment attempt: all of it is what the attempt committed. */
+    public static ChargeRequest of(Payment payment) {
+      return new ChargeRequest(
+          payment.gatewayKey(),
+          payment.amount(),
+          payment.currency(),
+          payment.orderId(),
+          payment.paymentMethod());
+    }
+  }
+
+  /** A charge the processor made: succeeded (money taken) or declined (nothing taken). */
+  record Charge(String chargeId, boolean succeeded) {}
+
+  /**
+   * A charge as the processor describes it (found by its id or by its gateway key, or answered to a
+   * charge request): enough to check that it is the charge of a given payment before it is
+   * recorded.
+   *
+   * @param chargeId the processor's id, {@code ch_...}
+   * @param succeeded true if money was taken, false if the card was declined
+   * @param amount in the currency's minor unit
+   * @param currency ISO 4217 code
+   * @param orderReference the order id the shop sent with the charge
+   * @param gatewayKey the idempotency key the charge was created under
+   */
+  record ChargeDetails(
+      String chargeId,
+      boolean succeeded,
+      long amount,
+      String currency,
+      String orderReference,
+      String gatewayKey) {
+
+    /**
+     * How this charge differs from what {@code payment} asked for: its amount, currency and order
+     * reference (what the shop sends as {@code orderReference}: the order id). Empty when it is the
+     * payment's charge. A charge found under the payment's gateway key that differs was not made by
+     * this payment's request (docs/payments.md, "Reconciliation"): it is never recorded as the
+     * payment's.
+     */
+    public List<String> differencesFrom(Payment payment) {
+      List<String> differences = new ArrayList<>();
+      if (amount != payment.amount()) {
+        differences.add("its amount is " + amount + ", the payment's is " + payment.amount());
+      }
+      if (!payment.currency().equals(currency)) {
+        differences.add("its currency is " + currency + ", the payment's is " + payment.currency());
+      }
+      if (!payment.orderId().equals(orderReference)) {
+        differences.add(
+            "it was made for order "
+                + orderReference
+                + ", the payment is for order "
+                + payment.orderId());
+      }
+      return differences;
+    }
+
+    /** The charge as the payment records it. */
+    public Charge charge() {
+      return new Charge(chargeId, succeeded);
+    }
+  }
 }

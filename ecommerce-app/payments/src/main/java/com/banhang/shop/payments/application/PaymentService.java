@@ -7,14 +7,16 @@ import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
 import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import java.util.Optional;
 
 /**
- * The states of a payment attempt, each change in a transaction of its own or of the caller: the
- * gateway is never called with a transaction open.
+ * The life of a payment attempt up to its settlement: started PENDING, then captured, declined or
+ * abandoned, each change in a transaction of its own or of the caller (the gateway is never called
+ * with a transaction open); and the reads of attempts. What the late-charge sweep finds after an
+ * abandon is {@link DefaultLateChargeSweep}'s.
  */
 @ApplicationScoped
 public class PaymentService {
@@ -24,8 +26,8 @@ public class PaymentService {
   @Inject GatewayKeys gatewayKeys;
 
   /**
-   * Checks the order and commits a PENDING attempt before anything is sent to the gateway, so that
-   * a crash after the gateway call still leaves the key to ask the gateway with.
+   * Checks the order and commits a PENDING attempt for {@code claim} before anything is sent to the
+   * gateway, so that a crash after the gateway call still leaves the key to ask the gateway with.
    *
    * @throws com.banhang.shop.orders.domain.model.OrderAlreadyPaidException when the order is paid
    * @throws PaymentAmountMismatchException when the amount is not the order's total
@@ -33,7 +35,7 @@ public class PaymentService {
    *     holds the order
    */
   @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public Payment startAttempt(StartPaymentCommand command) {
+  public Payment startAttempt(PayOrder.Command command, ClaimedKey claim) {
     PayableOrder order = orders.findUnpaid(command.tenantId(), command.orderId());
     if (order.total() != command.amount() || !order.currency().equals(command.currency())) {
       throw new PaymentAmountMismatchException(
@@ -46,9 +48,9 @@ public class PaymentService {
             command.amount(),
             command.currency(),
             command.paymentMethod(),
-            gatewayKey(command, order.id()),
-            command.claim().key(),
-            command.claim().attempt());
+            gatewayKey(command, claim, order.id()),
+            claim.key(),
+            claim.attempt());
     payments.add(payment);
     return payment;
   }
@@ -60,9 +62,9 @@ public class PaymentService {
    * first request may have charged under, never under a new one. Otherwise it is derived ({@link
    * GatewayKeys}).
    */
-  private String gatewayKey(StartPaymentCommand command, String orderId) {
+  private String gatewayKey(PayOrder.Command command, ClaimedKey claim, String orderId) {
     return payments
-        .findLatestByKey(command.tenantId(), command.claim().key())
+        .findLatestByKey(command.tenantId(), claim.key())
         .filter(
             earlier ->
                 earlier.orderId().equals(orderId)
@@ -73,32 +75,24 @@ public class PaymentService {
         .orElseGet(
             () ->
                 gatewayKeys.derive(
-                    command.claim(),
-                    orderId,
-                    command.amount(),
-                    command.currency(),
-                    command.paymentMethod()));
-  }
-
-  public GatewayChargeRequest gatewayRequest(Payment payment) {
-    return new GatewayChargeRequest(
-        payment.gatewayKey(),
-        payment.amount(),
-        payment.currency(),
-        payment.orderId(),
-        payment.paymentMethod());
+                    claim, orderId, command.amount(), command.currency(), command.paymentMethod()));
   }
 
   /**
    * Records what the gateway did, in the caller's transaction; a captured charge pays the order.
+   * The payment's and the order's changes are written before it returns, so that the caller's next
+   * write, the completion of the key, is the transaction's last: the key's row is then locked only
+   * from its own {@code UPDATE} to the commit, and a duplicate claim queued on it waits as little
+   * as possible (on SQL Server at most 5 s, then 503; docs/sqlserver.md, "The key is written
+   * last").
    *
    * @return the settled payment, or the unchanged one if it was already settled (by another node)
    */
   @Transactional(Transactional.TxType.MANDATORY)
-  public Payment recordCharge(String paymentId, GatewayCharge charge) {
+  public Payment recordCharge(String paymentId, PaymentGateway.Charge charge) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() != PaymentStatus.PENDING) {
+    if (payment.status() != Payment.Status.PENDING) {
       return payment;
     }
     if (charge.succeeded()) {
@@ -107,6 +101,7 @@ public class PaymentService {
     } else {
       payment.decline(charge.chargeId());
     }
+    payments.flush();
     return payment;
   }
 
@@ -115,7 +110,7 @@ public class PaymentService {
   public Payment abandon(String paymentId) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() == PaymentStatus.PENDING) {
+    if (payment.status() == Payment.Status.PENDING) {
       payment.abandon();
     }
     return payment;
@@ -126,113 +121,20 @@ public class PaymentService {
    * release, the charge its request made late. A new claim of the key answers with it instead of
    * starting an attempt (the order is paid by it).
    */
-  public java.util.Optional<Payment> capturedEarlier(StartPaymentCommand command) {
+  public Optional<Payment> capturedEarlier(PayOrder.Command command, ClaimedKey claim) {
     return payments
-        .findLatestByKey(command.tenantId(), command.claim().key())
+        .findLatestByKey(command.tenantId(), claim.key())
         .filter(
             earlier ->
-                earlier.status() == PaymentStatus.CAPTURED
+                earlier.status() == Payment.Status.CAPTURED
                     && earlier.orderId().equals(command.orderId())
                     && earlier.amount() == command.amount()
                     && earlier.currency().equals(command.currency())
                     && earlier.paymentMethod().equals(command.paymentMethod()));
   }
 
-  /** Abandoned attempts the late-charge sweep asks about (see {@link #recordLateCharge}). */
-  public java.util.List<Payment> lateChargeCandidates(
-      java.time.Instant createdAfter, java.time.Instant checkedBefore, int limit) {
-    return payments.lateChargeCandidates(
-        createdAfter.atOffset(java.time.ZoneOffset.UTC),
-        checkedBefore.atOffset(java.time.ZoneOffset.UTC),
-        limit);
-  }
-
-  /**
-   * What the late-charge sweep does with a charge the gateway holds under the gateway key of an
-   * abandoned attempt, in a transaction of its own, with the attempt's row locked (so that two
-   * nodes sweeping at once decide it once):
-   *
-   * <ul>
-   *   <li>another amount, currency or order: flagged {@code MISMATCH} for an operator;
-   *   <li>declined: flagged {@code DECLINED} (nothing was charged);
-   *   <li>the order was meanwhile paid by another attempt: flagged {@code DOUBLE_CHARGE} for an
-   *       operator, never recorded;
-   *   <li>otherwise the attempt is captured and the order paid ({@code RECORDED}); the unique index
-   *       on the active order refuses it while another attempt holds the order ({@link
-   *       com.banhang.shop.payments.domain.model.PaymentInProgressException}, nothing changes).
-   * </ul>
-   *
-   * @return what was done, or empty when the attempt is no longer abandoned and unflagged, or its
-   *     gateway key was captured by another attempt (the same charge, already recorded)
-   */
-  @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public java.util.Optional<com.banhang.shop.payments.domain.model.LateCharge> recordLateCharge(
-      String paymentId, GatewayChargeDetails charge) {
-    Payment payment =
-        payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
-    if (payment.status() != PaymentStatus.ABANDONED || payment.lateCharge() != null) {
-      return java.util.Optional.empty();
-    }
-    if (payments.findCapturedByGatewayKey(payment.gatewayKey()).isPresent()) {
-      payment.lateChecked();
-      return java.util.Optional.empty();
-    }
-    com.banhang.shop.payments.domain.model.LateCharge found;
-    java.util.List<String> differences = charge.differencesFrom(payment);
-    if (!differences.isEmpty()) {
-      found = com.banhang.shop.payments.domain.model.LateCharge.MISMATCH;
-      payment.flagLateCharge(
-          found,
-          charge.chargeId(),
-          "the gateway has charge "
-              + charge.chargeId()
-              + " under this attempt's gateway key, but it is not this attempt's: "
-              + String.join("; ", differences));
-    } else if (!charge.succeeded()) {
-      found = com.banhang.shop.payments.domain.model.LateCharge.DECLINED;
-      payment.flagLateCharge(found, charge.chargeId(), "declined late: nothing was charged");
-    } else if (orders.find(payment.tenantId(), payment.orderId()).paid()) {
-      found = com.banhang.shop.payments.domain.model.LateCharge.DOUBLE_CHARGE;
-      payment.flagLateCharge(
-          found,
-          charge.chargeId(),
-          "charge "
-              + charge.chargeId()
-              + " landed after this attempt was abandoned, but order "
-              + payment.orderId()
-              + " was meanwhile paid by another attempt: the customer was charged twice;"
-              + " refund one charge at the processor");
-    } else {
-      found = com.banhang.shop.payments.domain.model.LateCharge.RECORDED;
-      payment.captureLate(charge.chargeId());
-      orders.markPaid(payment.tenantId(), payment.orderId());
-    }
-    payments.flush();
-    return java.util.Optional.of(found);
-  }
-
-  /** The late-charge sweep asked about the attempt and the gateway had nothing (yet). */
-  @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public void lateChecked(String paymentId) {
-    payments.lock(paymentId).ifPresent(Payment::lateChecked);
-  }
-
-  /** Attempts flagged by the late-charge sweep with one of {@code flags}, newest finding first. */
-  public java.util.List<Payment> flaggedLateCharges(
-      java.util.Collection<com.banhang.shop.payments.domain.model.LateCharge> flags,
-      int offset,
-      int limit) {
-    return payments.flaggedLateCharges(flags, offset, limit);
-  }
-
-  /** How many attempts the late-charge sweep flagged with one of {@code flags}. */
-  public long countFlaggedLateCharges(
-      java.util.Collection<com.banhang.shop.payments.domain.model.LateCharge> flags) {
-    return payments.countFlaggedLateCharges(flags);
-  }
-
   /** The attempt that a claim of payments.charge started, if it got that far. */
-  public java.util.Optional<Payment> attemptOf(ClaimedKey claim) {
+  public Optional<Payment> attemptOf(ClaimedKey claim) {
     return payments.findByClaim(claim.tenant(), claim.key(), claim.attempt());
   }
 

@@ -10,6 +10,7 @@ import com.banhang.shop.payments.api.FlaggedLateChargeView;
 import com.banhang.shop.payments.api.FlaggedLateCharges;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
+import com.banhang.shop.payments.domain.model.PaymentRepository;
 import java.util.Collection;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +24,7 @@ import org.mockito.junit.jupiter.MockitoExtension;
 @ExtendWith(MockitoExtension.class)
 class DefaultFlaggedLateChargesTest {
 
-  @Mock PaymentService service;
+  @Mock PaymentRepository service;
 
   private final DefaultFlaggedLateCharges flagged = new DefaultFlaggedLateCharges();
 

@@ -21,7 +21,6 @@ import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.domain.model.Payment;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -41,7 +40,7 @@ class DefaultPaymentResolutionTest {
   @Mock IdempotencyKeys keys;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
-  @Mock ChargeCompletion completion;
+  @Mock PayOrder payOrder;
 
   private final DefaultPaymentResolution resolution = new DefaultPaymentResolution();
   private final IdempotencyRecord key = Fixtures.processing(Duration.ofHours(30));
@@ -53,28 +52,28 @@ class DefaultPaymentResolutionTest {
     resolution.keys = keys;
     resolution.payments = payments;
     resolution.gateway = gateway;
-    resolution.completion = completion;
+    resolution.payOrder = payOrder;
     resolution.transaction = new OneTransaction();
     payment = Fixtures.pendingPayment();
   }
 
   private void keyWithAttempt(Payment attempt) {
-    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+    when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(key));
     when(payments.attemptOf(claim)).thenReturn(Optional.ofNullable(attempt));
   }
 
-  private static GatewayChargeDetails charge(
+  private static PaymentGateway.ChargeDetails charge(
       boolean succeeded, long amount, String currency, String orderReference) {
-    return new GatewayChargeDetails(
+    return new PaymentGateway.ChargeDetails(
         CHARGE, succeeded, amount, currency, orderReference, GATEWAY_KEY);
   }
 
-  /** completeClaim as ChargeCompletion does it: records the charge on the payment. */
+  /** completeClaim as PayOrder does it: records the charge on the payment. */
   private void completionCaptures() {
-    when(completion.completeClaim(any(), anyString(), any()))
+    when(payOrder.completeClaim(any(), anyString(), any()))
         .thenAnswer(
             call -> {
-              GatewayCharge recorded = call.getArgument(2);
+              PaymentGateway.Charge recorded = call.getArgument(2);
               payment.capture(recorded.chargeId());
               return payment;
             });
@@ -95,8 +94,8 @@ class DefaultPaymentResolutionTest {
       assertThat(result.paymentId()).isEqualTo(payment.id());
       assertThat(result.orderId()).isEqualTo(ORDER);
       assertThat(result.message()).contains(CHARGE).doesNotContain("override");
-      verify(completion).completeClaim(claim, payment.id(), new GatewayCharge(CHARGE, true));
-      assertThat(payment.status()).isEqualTo(PaymentStatus.CAPTURED);
+      verify(payOrder).completeClaim(claim, payment.id(), new PaymentGateway.Charge(CHARGE, true));
+      assertThat(payment.status()).isEqualTo(Payment.Status.CAPTURED);
     }
 
     @Test
@@ -173,7 +172,7 @@ class DefaultPaymentResolutionTest {
 
       assertThat(result.result()).isEqualTo(Result.RESOLVED);
       assertThat(result.message()).contains("override");
-      verify(completion).completeClaim(claim, payment.id(), new GatewayCharge(CHARGE, true));
+      verify(payOrder).completeClaim(claim, payment.id(), new PaymentGateway.Charge(CHARGE, true));
     }
 
     @Test
@@ -216,7 +215,7 @@ class DefaultPaymentResolutionTest {
 
     @Test
     void aKeyThatIsNoLongerProcessingIsRefused() {
-      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY))
+      when(keys.find(TENANT, PayOrder.OPERATION, KEY))
           .thenReturn(
               Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
@@ -232,7 +231,7 @@ class DefaultPaymentResolutionTest {
     void aKeySettledMeanwhileIsRefused() {
       keyWithAttempt(payment);
       when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
-      when(completion.completeClaim(any(), anyString(), any()))
+      when(payOrder.completeClaim(any(), anyString(), any()))
           .thenThrow(new ClaimLostException(claim));
 
       Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false);
@@ -263,7 +262,7 @@ class DefaultPaymentResolutionTest {
       assertThat(result.message()).contains("abandoned").contains("released");
       verify(payments).abandon(payment.id());
       verify(keys).release(claim);
-      verifyNoInteractions(gateway, completion);
+      verifyNoInteractions(gateway, payOrder);
     }
 
     @Test
@@ -332,7 +331,7 @@ class DefaultPaymentResolutionTest {
 
     @Test
     void anUnknownKeyIsRefused() {
-      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.empty());
+      when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.empty());
 
       Resolution result = resolution.resolveAsNotCharged(TENANT, KEY);
 
@@ -473,7 +472,7 @@ class DefaultPaymentResolutionTest {
   }
 
   private void assertNothingChanged() {
-    verifyNoInteractions(completion);
+    verifyNoInteractions(payOrder);
     verify(payments, never()).abandon(anyString());
     verify(keys, never()).release(any());
     verify(keys, never()).complete(any(), any());

@@ -23,7 +23,6 @@ import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
-import com.banhang.shop.payments.api.rest.PaymentResponses;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
@@ -47,7 +46,7 @@ class DefaultReconciliationTest {
   @Mock IdempotencyKeys keys;
   @Mock PaymentService payments;
   @Mock PaymentGateway gateway;
-  @Mock ChargeCompletion completion;
+  @Mock PayOrder payOrder;
   @Mock Event<ReconciliationChecked> checks;
 
   private final DefaultReconciliation reconciliation = new DefaultReconciliation();
@@ -57,9 +56,8 @@ class DefaultReconciliationTest {
   void wire() {
     reconciliation.keys = keys;
     reconciliation.payments = payments;
-    reconciliation.responses = new PaymentResponses();
     reconciliation.gateway = gateway;
-    reconciliation.completion = completion;
+    reconciliation.payOrder = payOrder;
     reconciliation.checks = checks;
     reconciliation.batchSize = BATCH;
     reconciliation.gatewayKeyRetention = Duration.ofHours(24);
@@ -68,8 +66,7 @@ class DefaultReconciliationTest {
   }
 
   private void runFinds(IdempotencyRecord... found) {
-    when(keys.findProcessing(
-            DefaultReconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
+    when(keys.findProcessing(PayOrder.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH))
         .thenReturn(List.of(found));
   }
 
@@ -91,8 +88,7 @@ class DefaultReconciliationTest {
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.examined()).isZero();
-    verify(keys)
-        .findProcessing(DefaultReconciliation.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
+    verify(keys).findProcessing(PayOrder.OPERATION, MIN_AGE, Set.of("NEEDS_OPERATOR"), BATCH);
     verify(keys, never()).findProcessing(anyString(), any(), anyInt());
     verifyNoInteractions(checks);
   }
@@ -144,7 +140,7 @@ class DefaultReconciliationTest {
     assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
     verify(keys).recordCheck(eq(key.claimedKey()), eq("STILL_RUNNING"), anyString());
     verify(checks).fire(new ReconciliationChecked(Outcome.STILL_RUNNING));
-    verifyNoInteractions(payments, gateway, completion);
+    verifyNoInteractions(payments, gateway, payOrder);
   }
 
   // ------------------------------------------------------------------ the database's clock
@@ -163,7 +159,7 @@ class DefaultReconciliationTest {
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
-    verifyNoInteractions(payments, gateway, completion);
+    verifyNoInteractions(payments, gateway, payOrder);
   }
 
   @Test
@@ -233,10 +229,10 @@ class DefaultReconciliationTest {
     IdempotencyRecord charged = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(charged);
     when(payments.attemptOf(charged.claimedKey())).thenReturn(Optional.of(payment));
-    GatewayChargeDetails charge =
-        new GatewayChargeDetails("ch_1", true, AMOUNT, "VND", ORDER, GATEWAY_KEY);
+    PaymentGateway.ChargeDetails charge =
+        new PaymentGateway.ChargeDetails("ch_1", true, AMOUNT, "VND", ORDER, GATEWAY_KEY);
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
-    when(completion.completeClaim(charged.claimedKey(), payment.id(), charge.charge()))
+    when(payOrder.completeClaim(charged.claimedKey(), payment.id(), charge.charge()))
         .thenAnswer(
             call -> {
               payment.capture("ch_1");
@@ -248,6 +244,20 @@ class DefaultReconciliationTest {
     assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
     verify(checks).fire(new ReconciliationChecked(Outcome.CAPTURED));
     verify(keys, never()).recordCheck(any(), anyString(), any());
+  }
+
+  @Test
+  void aPaymentRecordedWhoseKeyWasNotCompleted_completesTheKeyWithItsAnswer() {
+    IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(key);
+    payment.capture("ch_1");
+    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+
+    ReconciliationReport report = reconciliation.reconcileDueKeys();
+
+    assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
+    verify(payOrder).completeClaim(key.claimedKey(), payment);
+    verifyNoInteractions(gateway);
   }
 
   @Test
@@ -283,7 +293,7 @@ class DefaultReconciliationTest {
   void oneKeyOnRequestIsExaminedWhateverItsAgeAndLastCheck() {
     IdempotencyRecord parked =
         Fixtures.record(RecordStatus.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
-    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(parked));
+    when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(parked));
     when(payments.attemptOf(parked.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("timeout", null));
@@ -300,7 +310,7 @@ class DefaultReconciliationTest {
   void oneKeyOnRequestWhoseLeaseRunsIsStillRunning() {
     IdempotencyRecord young =
         Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(25), null);
-    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(young));
+    when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(young));
 
     Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
 
@@ -311,31 +321,31 @@ class DefaultReconciliationTest {
 
   @Test
   void oneKeyOnRequestThatIsNotProcessingChangesNothing() {
-    when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY))
+    when(keys.find(TENANT, PayOrder.OPERATION, KEY))
         .thenReturn(
             Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
 
     assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NOT_PROCESSING);
 
-    when(keys.find(TENANT, DefaultReconciliation.OPERATION, "other")).thenReturn(Optional.empty());
+    when(keys.find(TENANT, PayOrder.OPERATION, "other")).thenReturn(Optional.empty());
     assertThat(reconciliation.reconcileKey(TENANT, "other")).isEqualTo(Outcome.NOT_PROCESSING);
 
     verify(keys, never()).recordCheck(any(), anyString(), any());
     verify(keys, never()).release(any());
-    verifyNoInteractions(payments, gateway, completion, checks);
+    verifyNoInteractions(payments, gateway, payOrder, checks);
   }
 
   @Test
   void aChargeFoundByKeyThatIsNotThePaymentsIsLeftToAnOperatorNeverCaptured() {
     // Another amount, another currency, another order: each alone is enough.
-    List<GatewayChargeDetails> forged =
+    List<PaymentGateway.ChargeDetails> forged =
         List.of(
-            new GatewayChargeDetails("ch_1", true, 1, "VND", ORDER, GATEWAY_KEY),
-            new GatewayChargeDetails("ch_2", true, AMOUNT, "USD", ORDER, GATEWAY_KEY),
-            new GatewayChargeDetails("ch_3", true, AMOUNT, "VND", "order-2", GATEWAY_KEY));
-    for (GatewayChargeDetails charge : forged) {
+            new PaymentGateway.ChargeDetails("ch_1", true, 1, "VND", ORDER, GATEWAY_KEY),
+            new PaymentGateway.ChargeDetails("ch_2", true, AMOUNT, "USD", ORDER, GATEWAY_KEY),
+            new PaymentGateway.ChargeDetails("ch_3", true, AMOUNT, "VND", "order-2", GATEWAY_KEY));
+    for (PaymentGateway.ChargeDetails charge : forged) {
       IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
-      when(keys.find(TENANT, DefaultReconciliation.OPERATION, KEY)).thenReturn(Optional.of(key));
+      when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(key));
       when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
       when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
 
@@ -348,7 +358,7 @@ class DefaultReconciliationTest {
     verify(keys).recordCheck(any(), anyString(), contains("order order-2"));
     verify(checks, org.mockito.Mockito.times(3))
         .fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
-    verifyNoInteractions(completion);
+    verifyNoInteractions(payOrder);
     verify(payments, never()).abandon(anyString());
     verify(keys, never()).release(any());
     verify(keys, never()).complete(any(), any());
@@ -359,10 +369,10 @@ class DefaultReconciliationTest {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
     when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
-    GatewayChargeDetails declined =
-        new GatewayChargeDetails("ch_d", false, AMOUNT, "VND", ORDER, GATEWAY_KEY);
+    PaymentGateway.ChargeDetails declined =
+        new PaymentGateway.ChargeDetails("ch_d", false, AMOUNT, "VND", ORDER, GATEWAY_KEY);
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(declined));
-    when(completion.completeClaim(key.claimedKey(), payment.id(), declined.charge()))
+    when(payOrder.completeClaim(key.claimedKey(), payment.id(), declined.charge()))
         .thenAnswer(
             call -> {
               payment.decline("ch_d");

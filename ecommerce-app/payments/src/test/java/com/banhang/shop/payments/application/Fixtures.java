@@ -1,10 +1,18 @@
 package com.banhang.shop.payments.application;
 
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.domain.model.Payment;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 
 /** Keys and payment attempts as the stores would return them. */
 final class Fixtures {
@@ -27,7 +35,7 @@ final class Fixtures {
     Instant now = Instant.now();
     return new IdempotencyRecord(
         TENANT,
-        DefaultReconciliation.OPERATION,
+        PayOrder.OPERATION,
         key,
         "hash",
         RecordStatus.PROCESSING,
@@ -53,7 +61,7 @@ final class Fixtures {
       Instant databaseNow, Duration age, Duration leaseLeft, boolean outcomeUnknown) {
     return new IdempotencyRecord(
         TENANT,
-        DefaultReconciliation.OPERATION,
+        PayOrder.OPERATION,
         KEY,
         "hash",
         RecordStatus.PROCESSING,
@@ -75,7 +83,7 @@ final class Fixtures {
     Instant now = Instant.now();
     return new IdempotencyRecord(
         TENANT,
-        DefaultReconciliation.OPERATION,
+        PayOrder.OPERATION,
         KEY,
         "hash",
         status,
@@ -90,6 +98,19 @@ final class Fixtures {
         lastCheck == null ? null : "checked before",
         lastCheck == null ? null : now.minusSeconds(60),
         now);
+  }
+
+  /**
+   * Until closed, MicroProfile Config has no value at all: what ProblemDetails reads its
+   * problem-type base from, when a test builds a problem outside the server.
+   */
+  static AutoCloseable noConfiguration() {
+    Config config = mock(Config.class);
+    when(config.getOptionalValue(anyString(), eq(String.class))).thenReturn(Optional.empty());
+    ConfigProviderResolver resolver = mock(ConfigProviderResolver.class);
+    when(resolver.getConfig()).thenReturn(config);
+    ConfigProviderResolver.setInstance(resolver);
+    return () -> ConfigProviderResolver.setInstance(null);
   }
 
   /** A PENDING attempt of {@link #ORDER} for {@link #AMOUNT} VND under the key's claim. */

@@ -2,6 +2,10 @@ package com.banhang.shop.payments.application;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -16,10 +20,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.ArgumentCaptor;
+import org.mockito.InOrder;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
-/** Which gateway key a new attempt gets. */
+/** Which gateway key a new attempt gets, and how a gateway answer is recorded. */
 @ExtendWith(MockitoExtension.class)
 class PaymentServiceTest {
 
@@ -38,13 +43,13 @@ class PaymentServiceTest {
     service.payments = repository;
     service.orders = orders;
     service.gatewayKeys = keys;
-    when(orders.findUnpaid("alice", "order-1"))
-        .thenReturn(new PayableOrder("order-1", "alice", "VND", 1000, false));
   }
 
   private Payment start(String paymentMethod) {
+    when(orders.findUnpaid("alice", "order-1"))
+        .thenReturn(new PayableOrder("order-1", "alice", "VND", 1000, false));
     return service.startAttempt(
-        new StartPaymentCommand("alice", "order-1", 1000, "VND", paymentMethod, CLAIM));
+        new PayOrder.Command("alice", "order-1", 1000, "VND", paymentMethod), CLAIM);
   }
 
   private static Payment earlier(String paymentMethod) {
@@ -81,5 +86,34 @@ class PaymentServiceTest {
     assertThat(key).isNotEqualTo(OLD_KEY);
     assertThat(key).isEqualTo(keys.derive(CLAIM, "order-1", 1000, "VND", "pm_card_ok"));
     verify(repository).add(any());
+  }
+
+  @Test
+  void aChargeCapturesThePaymentPaysTheOrderAndWritesBothBeforeTheCallersKey() {
+    Payment payment = earlier("pm_card_ok");
+    when(repository.lock(payment.id())).thenReturn(Optional.of(payment));
+
+    Payment recorded = service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_1", true));
+
+    assertThat(recorded.status()).isEqualTo(Payment.Status.CAPTURED);
+    assertThat(recorded.gatewayChargeId()).isEqualTo("ch_1");
+    // Flushed last, so that the completion of the key after it is the transaction's last write.
+    InOrder order = inOrder(orders, repository);
+    order.verify(orders).markPaid("alice", "order-1");
+    order.verify(repository).flush();
+  }
+
+  @Test
+  void aDeclineFreesTheOrder_andAnAttemptSettledElsewhereIsLeftAsItIs() {
+    Payment payment = earlier("pm_card_ok");
+    when(repository.lock(payment.id())).thenReturn(Optional.of(payment));
+
+    service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_d", false));
+    Payment again = service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_2", true));
+
+    assertThat(again.status()).isEqualTo(Payment.Status.DECLINED);
+    assertThat(again.gatewayChargeId()).isEqualTo("ch_d");
+    verify(orders, never()).markPaid(anyString(), anyString());
+    verify(repository, times(1)).flush();
   }
 }

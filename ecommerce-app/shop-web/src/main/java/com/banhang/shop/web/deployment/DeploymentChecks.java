@@ -1,9 +1,9 @@
 package com.banhang.shop.web.deployment;
 
 import com.banhang.idempotency.BodyKeyring;
-import com.banhang.shop.payments.application.ChargeCallBound;
 import com.banhang.shop.payments.application.GatewayKeys;
 import com.banhang.shop.payments.application.InvalidGatewayKeySecretException;
+import com.banhang.shop.payments.application.PaymentLease;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
@@ -156,7 +156,7 @@ public class DeploymentChecks implements Extension {
     }
 
     // The key's lease is never renewed: it must outlast the bounded gateway call of a payment.
-    ChargeCallBound.problem(config).ifPresent(problems::add);
+    PaymentLease.problem(config).ifPresent(problems::add);
 
     for (String name : passwordSettings(config)) {
       Optional<String> password = value(config, name);

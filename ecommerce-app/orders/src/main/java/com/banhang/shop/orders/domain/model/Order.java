@@ -44,7 +44,7 @@ public class Order {
 
   @Enumerated(EnumType.STRING)
   @Column(name = "status", nullable = false, length = 32)
-  private OrderStatus status;
+  private Status status;
 
   @Column(name = "total_amount", nullable = false)
   private long total;
@@ -61,6 +61,12 @@ public class Order {
   @OrderColumn(name = "line_no")
   private List<OrderLine> lines = new ArrayList<>();
 
+  /** An order waits for its payment, then is paid; nothing else happens to it yet. */
+  public enum Status {
+    PENDING_PAYMENT,
+    PAID
+  }
+
   protected Order() {}
 
   public Order(String tenantId, String merchantOrderId, String currency, List<OrderLine> lines) {
@@ -71,7 +77,7 @@ public class Order {
     this.tenantId = tenantId;
     this.merchantOrderId = merchantOrderId;
     this.currency = currency;
-    this.status = OrderStatus.PENDING_PAYMENT;
+    this.status = Status.PENDING_PAYMENT;
     this.lines = new ArrayList<>(lines);
     this.total = lines.stream().mapToLong(OrderLine::subtotal).reduce(0L, Math::addExact);
     // Millisecond precision: every database keeps it, so a read returns what was written.
@@ -80,10 +86,10 @@ public class Order {
 
   /** Records the payment; an order is paid once. */
   public void markPaid() {
-    if (status == OrderStatus.PAID) {
+    if (status == Status.PAID) {
       throw new OrderAlreadyPaidException(id);
     }
-    status = OrderStatus.PAID;
+    status = Status.PAID;
   }
 
   public String id() {
@@ -102,7 +108,7 @@ public class Order {
     return currency;
   }
 
-  public OrderStatus status() {
+  public Status status() {
     return status;
   }
 

@@ -49,7 +49,7 @@ public class Payment {
 
   @Enumerated(EnumType.STRING)
   @Column(name = "status", nullable = false, length = 16)
-  private PaymentStatus status;
+  private Status status;
 
   @Column(name = "gateway_key", nullable = false, length = 100)
   private String gatewayKey;
@@ -88,6 +88,27 @@ public class Payment {
   @Column(name = "version", nullable = false)
   private int version;
 
+  /** Where a payment attempt stands. */
+  public enum Status {
+    /** Committed before the gateway call; the gateway may or may not have charged yet. */
+    PENDING,
+    /** The gateway charged the card. */
+    CAPTURED,
+    /** The gateway declined the card: final for this attempt. */
+    DECLINED,
+    /**
+     * Certainly not charged (the gateway refused before charging, or has no charge for the key).
+     */
+    ABANDONED;
+
+    /**
+     * Whether this attempt still holds the order: only one may, so an order is never paid twice.
+     */
+    public boolean holdsOrder() {
+      return this == PENDING || this == CAPTURED;
+    }
+  }
+
   protected Payment() {}
 
   public Payment(
@@ -106,7 +127,7 @@ public class Payment {
     this.amount = amount;
     this.currency = currency;
     this.paymentMethod = paymentMethod;
-    this.status = PaymentStatus.PENDING;
+    this.status = Status.PENDING;
     this.gatewayKey = gatewayKey;
     this.idempotencyKey = idempotencyKey;
     this.idempotencyAttempt = idempotencyAttempt;
@@ -116,19 +137,19 @@ public class Payment {
 
   /** The gateway charged the card. */
   public void capture(String chargeId) {
-    settle(PaymentStatus.CAPTURED);
+    settle(Status.CAPTURED);
     this.gatewayChargeId = chargeId;
   }
 
   /** The gateway declined the card; the order may be paid by another attempt. */
   public void decline(String chargeId) {
-    settle(PaymentStatus.DECLINED);
+    settle(Status.DECLINED);
     this.gatewayChargeId = chargeId;
   }
 
   /** Certainly not charged; the order may be paid by another attempt. */
   public void abandon() {
-    settle(PaymentStatus.ABANDONED);
+    settle(Status.ABANDONED);
   }
 
   /**
@@ -137,10 +158,10 @@ public class Payment {
    * attempt is captured after all and holds the order again. The only way out of ABANDONED.
    */
   public void captureLate(String chargeId) {
-    if (status != PaymentStatus.ABANDONED || lateCharge != null) {
+    if (status != Status.ABANDONED || lateCharge != null) {
       throw new IllegalStateException("payment " + id + " is " + status + ", not abandoned");
     }
-    status = PaymentStatus.CAPTURED;
+    status = Status.CAPTURED;
     activeOrderId = orderId;
     gatewayChargeId = chargeId;
     lateCharge = LateCharge.RECORDED;
@@ -156,7 +177,7 @@ public class Payment {
    * ABANDONED and is not asked about again.
    */
   public void flagLateCharge(LateCharge found, String chargeId, String detail) {
-    if (status != PaymentStatus.ABANDONED || found == LateCharge.RECORDED) {
+    if (status != Status.ABANDONED || found == LateCharge.RECORDED) {
       throw new IllegalStateException("payment " + id + " is " + status + ", not abandoned");
     }
     lateCharge = found;
@@ -172,8 +193,8 @@ public class Payment {
     lateCheckedAt = now();
   }
 
-  private void settle(PaymentStatus outcome) {
-    if (status != PaymentStatus.PENDING) {
+  private void settle(Status outcome) {
+    if (status != Status.PENDING) {
       throw new IllegalStateException("payment " + id + " is already " + status);
     }
     status = outcome;
@@ -209,7 +230,7 @@ public class Payment {
     return paymentMethod;
   }
 
-  public PaymentStatus status() {
+  public Status status() {
     return status;
   }
 

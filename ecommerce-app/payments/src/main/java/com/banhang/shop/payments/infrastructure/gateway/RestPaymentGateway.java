@@ -1,8 +1,5 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
@@ -24,12 +21,12 @@ public class RestPaymentGateway implements PaymentGateway {
   @Inject RetryingGatewayClient client;
 
   @Override
-  public GatewayCharge charge(GatewayChargeRequest request) {
-    ChargeTryTally tally = new ChargeTryTally();
+  public PaymentGateway.Charge charge(PaymentGateway.ChargeRequest request) {
+    RetryingGatewayClient.SentRequests sent = new RetryingGatewayClient.SentRequests();
     try {
-      return client.charge(request, tally);
+      return client.charge(request, sent);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
-      throw classify(e, tally);
+      throw classify(e, sent);
     } catch (GatewayChargeMismatchException e) {
       // A charge under our key that our request did not make: never recorded, left to an operator
       // through reconciliation, which finds the same charge and refuses it too.
@@ -42,12 +39,13 @@ public class RestPaymentGateway implements PaymentGateway {
    * sent, so those two say "not charged" unless an earlier try may have charged; a timeout, or any
    * other end Fault Tolerance put to the call, comes after a request was sent.
    */
-  static RuntimeException classify(RuntimeException failure, ChargeTryTally tally) {
+  static RuntimeException classify(
+      RuntimeException failure, RetryingGatewayClient.SentRequests sent) {
     boolean refusedBeforeSending =
         failure instanceof CircuitBreakerOpenException || failure instanceof BulkheadException;
     boolean notSentOrRefused =
         failure instanceof GatewayCallFailedException || refusedBeforeSending;
-    if (notSentOrRefused && !tally.mayHaveCharged()) {
+    if (notSentOrRefused && !sent.mayHaveCharged()) {
       return new GatewayUnavailableException(
           refusedBeforeSending
               ? "the processor was not called (" + failure.getClass().getSimpleName() + ")"
@@ -58,7 +56,7 @@ public class RestPaymentGateway implements PaymentGateway {
   }
 
   @Override
-  public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
+  public Optional<PaymentGateway.ChargeDetails> findByKey(String gatewayKey) {
     try {
       return client.findByKey(gatewayKey);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
@@ -67,7 +65,7 @@ public class RestPaymentGateway implements PaymentGateway {
   }
 
   @Override
-  public Optional<GatewayChargeDetails> findCharge(String chargeId) {
+  public Optional<PaymentGateway.ChargeDetails> findCharge(String chargeId) {
     try {
       return client.findCharge(chargeId);
     } catch (GatewayCallFailedException | FaultToleranceException e) {

@@ -1,11 +1,8 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
-import com.banhang.shop.payments.application.ChargeCallBound;
-import com.banhang.shop.payments.application.GatewayCharge;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayRefusedException;
+import com.banhang.shop.payments.application.PaymentGateway;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -19,6 +16,7 @@ import java.security.cert.CertificateException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -70,25 +68,27 @@ public class RetryingGatewayClient {
   @Inject Event<GatewayCallFailed> failedCalls;
 
   /**
-   * One try of a charge, retried by Fault Tolerance under the same gateway key.
+   * One try of a charge, retried by Fault Tolerance under the same gateway key. The bounds below
+   * are also what a key's lease must cover: {@link RetryingChargeDuration} reads them from this
+   * method.
    *
-   * <p>{@code tally} is this call's side channel ({@link ChargeTryTally}): every try records in it
+   * <p>{@code sent} is this call's side channel ({@link SentRequests}): every try records in it
    * that it is sending and, if it fails, whether that failure certainly charged nothing. Fault
    * Tolerance rethrows only the last try's exception, or one of its own that says nothing of the
    * tries (a timeout, an open circuit, a full bulkhead), and the tries of one call share nothing
-   * but their arguments; so the caller learns whether ANY try may have charged only from the tally
-   * it passed in. Make a new one per call.
+   * but their arguments; so the caller learns whether ANY try may have charged only from the
+   * requests it counted. Make a new one per call.
    *
-   * @param tally told of every request sent and every failed try of this call, so the caller knows
+   * @param sent told of every request sent and every failed try of this call, so the caller knows
    *     whether any may have charged, even when Fault Tolerance ends the call
    * @throws GatewayChargeMismatchException when the processor answers with a charge that is not
    *     this request's (another amount, currency or order under the same gateway key)
    */
   @Retry(
-      maxRetries = ChargeCallBound.MAX_RETRIES,
-      delay = ChargeCallBound.DELAY_MS,
-      jitter = ChargeCallBound.JITTER_MS,
-      maxDuration = ChargeCallBound.MAX_DURATION_MS,
+      maxRetries = 2,
+      delay = 200,
+      jitter = 100,
+      maxDuration = 10_000,
       retryOn = {GatewayCallFailedException.class, TimeoutException.class})
   @CircuitBreaker(
       requestVolumeThreshold = 40,
@@ -96,20 +96,20 @@ public class RetryingGatewayClient {
       delay = 10_000,
       successThreshold = 1,
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
-  @Timeout(ChargeCallBound.TIMEOUT_MS)
+  @Timeout(5_000)
   @Bulkhead(20)
-  public GatewayCharge charge(GatewayChargeRequest request, ChargeTryTally tally) {
+  public PaymentGateway.Charge charge(PaymentGateway.ChargeRequest request, SentRequests sent) {
     try {
-      return answer(request, send(request, tally));
+      return answer(request, send(request, sent));
     } catch (GatewayCallFailedException e) {
-      tally.failed(e);
+      sent.failed(e);
       fireFailed(GatewayCallFailed.CHARGE, e.mayHaveCharged());
       throw e;
     }
   }
 
-  private Response send(GatewayChargeRequest request, ChargeTryTally tally) {
-    tally.sending();
+  private Response send(PaymentGateway.ChargeRequest request, SentRequests sent) {
+    sent.sending();
     try {
       return client.create(
           request.gatewayKey(),
@@ -123,7 +123,8 @@ public class RetryingGatewayClient {
     }
   }
 
-  private static GatewayCharge answer(GatewayChargeRequest request, Response response) {
+  private static PaymentGateway.Charge answer(
+      PaymentGateway.ChargeRequest request, Response response) {
     try (response) {
       int status = response.getStatus();
       if (status == 201 || status == 402) {
@@ -154,9 +155,10 @@ public class RetryingGatewayClient {
    * with the stored charge, which must carry the amount, currency and order reference this request
    * sent.
    */
-  private static GatewayCharge verified(GatewayChargeRequest request, JsonObject json) {
+  private static PaymentGateway.Charge verified(
+      PaymentGateway.ChargeRequest request, JsonObject json) {
     // A body without the members needed to check it is a failed try that may have charged.
-    GatewayChargeDetails charge = details(json);
+    PaymentGateway.ChargeDetails charge = details(json);
     List<String> differences = new ArrayList<>();
     if (charge.amount() != request.amount()) {
       differences.add("amount " + charge.amount() + " instead of " + request.amount());
@@ -197,7 +199,7 @@ public class RetryingGatewayClient {
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
   @Timeout(5_000)
   @Bulkhead(10)
-  public Optional<GatewayChargeDetails> findByKey(String gatewayKey) {
+  public Optional<PaymentGateway.ChargeDetails> findByKey(String gatewayKey) {
     try {
       return lookup(client::findByKey, gatewayKey).map(RetryingGatewayClient::details);
     } catch (GatewayCallFailedException e) {
@@ -221,7 +223,7 @@ public class RetryingGatewayClient {
       failOn = {GatewayCallFailedException.class, TimeoutException.class})
   @Timeout(5_000)
   @Bulkhead(10)
-  public Optional<GatewayChargeDetails> findCharge(String chargeId) {
+  public Optional<PaymentGateway.ChargeDetails> findCharge(String chargeId) {
     try {
       return lookup(client::findById, chargeId).map(RetryingGatewayClient::details);
     } catch (GatewayCallFailedException e) {
@@ -252,9 +254,9 @@ public class RetryingGatewayClient {
     }
   }
 
-  private static GatewayChargeDetails details(JsonObject charge) {
+  private static PaymentGateway.ChargeDetails details(JsonObject charge) {
     try {
-      return new GatewayChargeDetails(
+      return new PaymentGateway.ChargeDetails(
           charge.getString("id"),
           "succeeded".equals(charge.getString("status")),
           charge.getJsonNumber("amount").longValueExact(),
@@ -322,5 +324,53 @@ public class RetryingGatewayClient {
         || t instanceof CertificateException
         || t instanceof CertPathValidatorException
         || t instanceof CertPathBuilderException;
+  }
+
+  /**
+   * The requests one charge call sent to the processor: the side channel of the call, written by
+   * each try of {@link #charge} and read by its caller ({@link RestPaymentGateway}) once Fault
+   * Tolerance has ended the call. It counts how many tries handed a request to the HTTP client, and
+   * how many of those certainly did not charge (a 503, a refused connection).
+   *
+   * <p><b>Why an argument.</b> Fault Tolerance gives the caller only the last try's outcome: the
+   * exception of the last try, or its own exception ({@code TimeoutException}, {@code
+   * CircuitBreakerOpenException}, {@code BulkheadException}) with nothing of the tries before. But
+   * a charge call is "certainly not charged" only if no try of it may have charged, so the caller
+   * needs every try. The tries of one call share nothing but the method's arguments, so this
+   * object, made by the caller for one call and passed to every try, is the only channel; it is
+   * never shared between calls.
+   *
+   * <p><b>Why counting sent requests.</b> Fault Tolerance may end a try without the method's
+   * knowledge (a {@code TimeoutException} after the request left) or refuse one before the method
+   * runs (an open circuit, a full bulkhead). Counting the requests that left, less the failures
+   * that certainly charged nothing, makes both come out right: a timed-out try was sent and may
+   * have charged, a refused one was never sent.
+   */
+  public static final class SentRequests {
+
+    private final AtomicInteger sent = new AtomicInteger();
+    private final AtomicInteger certainlyNotCharged = new AtomicInteger();
+
+    /** A try is about to hand its request to the HTTP client: from now on it may charge. */
+    void sending() {
+      sent.incrementAndGet();
+    }
+
+    /** A try that was sending failed; a failure that certainly did not charge takes it back. */
+    void failed(GatewayCallFailedException failure) {
+      if (!failure.mayHaveCharged()) {
+        certainlyNotCharged.incrementAndGet();
+      }
+    }
+
+    /** True if any try sent a request that may have reached the processor. */
+    public boolean mayHaveCharged() {
+      return sent.get() > certainlyNotCharged.get();
+    }
+
+    /** Tries that handed a request to the HTTP client. */
+    public int sent() {
+      return sent.get();
+    }
   }
 }

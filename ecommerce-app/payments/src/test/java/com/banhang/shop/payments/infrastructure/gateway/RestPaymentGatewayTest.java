@@ -5,9 +5,9 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.when;
 
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.PaymentGateway;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
@@ -29,8 +29,8 @@ import org.mockito.junit.jupiter.MockitoExtension;
 @ExtendWith(MockitoExtension.class)
 class RestPaymentGatewayTest {
 
-  private static final GatewayChargeRequest REQUEST =
-      new GatewayChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
+  private static final PaymentGateway.ChargeRequest REQUEST =
+      new PaymentGateway.ChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
 
   @Mock RetryingGatewayClient client;
 
@@ -48,10 +48,10 @@ class RestPaymentGatewayTest {
     when(client.charge(eq(REQUEST), any()))
         .thenAnswer(
             call -> {
-              ChargeTryTally tally = call.getArgument(1);
+              RetryingGatewayClient.SentRequests sent = call.getArgument(1);
               for (boolean mayHaveCharged : triesMayHaveCharged) {
-                tally.sending();
-                tally.failed(new GatewayCallFailedException("try", mayHaveCharged, null));
+                sent.sending();
+                sent.failed(new GatewayCallFailedException("try", mayHaveCharged, null));
               }
               throw end;
             });
@@ -96,7 +96,7 @@ class RestPaymentGatewayTest {
         .thenAnswer(
             call -> {
               // Sent, then Fault Tolerance gave up on the try: the method saw no failure.
-              ((ChargeTryTally) call.getArgument(1)).sending();
+              ((RetryingGatewayClient.SentRequests) call.getArgument(1)).sending();
               throw new TimeoutException("timed out");
             });
 

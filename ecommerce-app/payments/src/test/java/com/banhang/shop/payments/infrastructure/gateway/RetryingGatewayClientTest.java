@@ -12,11 +12,10 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
-import com.banhang.shop.payments.application.GatewayChargeDetails;
-import com.banhang.shop.payments.application.GatewayChargeRequest;
 import com.banhang.shop.payments.application.GatewayOutcomeUnknownException;
 import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.PaymentGateway;
 import jakarta.enterprise.event.Event;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -43,14 +42,14 @@ import org.mockito.junit.jupiter.MockitoExtension;
 @ExtendWith(MockitoExtension.class)
 class RetryingGatewayClientTest {
 
-  private static final GatewayChargeRequest REQUEST =
-      new GatewayChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
+  private static final PaymentGateway.ChargeRequest REQUEST =
+      new PaymentGateway.ChargeRequest("banhang_k", 1000, "VND", "order-1", "pm_card_ok");
 
   @Mock GatewayChargesClient client;
   @Mock Event<GatewayCallFailed> failedCalls;
 
   private final RetryingGatewayClient retryingClient = new RetryingGatewayClient();
-  private final ChargeTryTally tally = new ChargeTryTally();
+  private final RetryingGatewayClient.SentRequests sent = new RetryingGatewayClient.SentRequests();
 
   @BeforeEach
   void wire() {
@@ -86,7 +85,8 @@ class RetryingGatewayClientTest {
     when(client.findById("ch_1")).thenReturn(found);
 
     assertThat(retryingClient.findCharge("ch_1"))
-        .contains(new GatewayChargeDetails("ch_1", true, 1000, "VND", "order-1", "banhang_k"));
+        .contains(
+            new PaymentGateway.ChargeDetails("ch_1", true, 1000, "VND", "order-1", "banhang_k"));
     verify(found).close();
     verifyNoInteractions(failedCalls);
   }
@@ -124,11 +124,11 @@ class RetryingGatewayClientTest {
     Response lost = answer(504, null);
     when(client.create(anyString(), any())).thenReturn(lost);
 
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, true));
-    assertThat(tally.sent()).isEqualTo(1);
-    assertThat(tally.mayHaveCharged()).isTrue();
+    assertThat(sent.sent()).isEqualTo(1);
+    assertThat(sent.mayHaveCharged()).isTrue();
   }
 
   @Test
@@ -136,11 +136,11 @@ class RetryingGatewayClientTest {
     when(client.create(anyString(), any()))
         .thenThrow(new ProcessingException(new ConnectException("refused")));
 
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayCallFailedException.class);
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, false));
-    assertThat(tally.sent()).isEqualTo(1);
-    assertThat(tally.mayHaveCharged()).isFalse();
+    assertThat(sent.sent()).isEqualTo(1);
+    assertThat(sent.mayHaveCharged()).isFalse();
   }
 
   /**
@@ -176,9 +176,9 @@ class RetryingGatewayClientTest {
     when(client.create(anyString(), any()))
         .thenThrow(new ProcessingException(new SSLException("connection reset mid-record")));
 
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayCallFailedException.class);
-    assertThat(tally.mayHaveCharged()).isTrue();
+    assertThat(sent.mayHaveCharged()).isTrue();
   }
 
   /** The processor authenticates the shop before it charges: a 401 or 403 charged nothing. */
@@ -189,11 +189,11 @@ class RetryingGatewayClientTest {
     when(client.create(anyString(), any())).thenReturn(unauthorized, forbidden);
 
     for (int i = 0; i < 2; i++) {
-      assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+      assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
           .isInstanceOf(GatewayCallFailedException.class);
     }
-    assertThat(tally.sent()).isEqualTo(2);
-    assertThat(tally.mayHaveCharged()).isFalse();
+    assertThat(sent.sent()).isEqualTo(2);
+    assertThat(sent.mayHaveCharged()).isFalse();
   }
 
   @Test
@@ -202,9 +202,9 @@ class RetryingGatewayClientTest {
     Response declined = answer(402, charge("declined"));
     when(client.create(anyString(), any())).thenReturn(refused, declined);
 
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayRefusedException.class);
-    assertThat(retryingClient.charge(REQUEST, tally).succeeded()).isFalse();
+    assertThat(retryingClient.charge(REQUEST, sent).succeeded()).isFalse();
     verifyNoInteractions(failedCalls);
   }
 
@@ -214,9 +214,9 @@ class RetryingGatewayClientTest {
     when(client.create(anyString(), any())).thenReturn(lost);
     doThrow(new IllegalStateException("metrics down")).when(failedCalls).fire(any());
 
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayCallFailedException.class);
-    assertThat(tally.mayHaveCharged()).isFalse();
+    assertThat(sent.mayHaveCharged()).isFalse();
   }
 
   private static JsonObject chargeOf(long amount, String currency, String orderReference) {
@@ -235,8 +235,8 @@ class RetryingGatewayClientTest {
     Response created = answer(201, charge("succeeded"));
     when(client.create(anyString(), any())).thenReturn(created);
 
-    assertThat(retryingClient.charge(REQUEST, tally).chargeId()).isEqualTo("ch_1");
-    assertThat(tally.mayHaveCharged()).isTrue();
+    assertThat(retryingClient.charge(REQUEST, sent).chargeId()).isEqualTo("ch_1");
+    assertThat(sent.mayHaveCharged()).isTrue();
   }
 
   @Test
@@ -246,13 +246,13 @@ class RetryingGatewayClientTest {
     Response otherOrder = answer(201, chargeOf(1000, "VND", "order-2"));
     when(client.create(anyString(), any())).thenReturn(otherAmount, otherCurrency, otherOrder);
 
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayChargeMismatchException.class)
         .hasMessageContaining("amount 1 instead of 1000");
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayChargeMismatchException.class)
         .hasMessageContaining("currency USD");
-    assertThatThrownBy(() -> retryingClient.charge(REQUEST, tally))
+    assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
         .isInstanceOf(GatewayChargeMismatchException.class)
         .hasMessageContaining("order reference order-2");
   }
@@ -274,7 +274,8 @@ class RetryingGatewayClientTest {
     when(client.findByKey("banhang_k")).thenReturn(found);
 
     assertThat(retryingClient.findByKey("banhang_k"))
-        .contains(new GatewayChargeDetails("ch_forged", true, 1, "VND", "order-1", "banhang_k"));
+        .contains(
+            new PaymentGateway.ChargeDetails("ch_forged", true, 1, "VND", "order-1", "banhang_k"));
   }
 
   @Test

@@ -4,7 +4,6 @@ import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
-import com.banhang.shop.payments.domain.model.PaymentStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
@@ -64,8 +63,8 @@ public class JpaPaymentRepository implements PaymentRepository {
                 + " AND c.status = :captured)"
                 + " ORDER BY p.createdAt",
             Payment.class)
-        .setParameter("abandoned", PaymentStatus.ABANDONED)
-        .setParameter("captured", PaymentStatus.CAPTURED)
+        .setParameter("abandoned", Payment.Status.ABANDONED)
+        .setParameter("captured", Payment.Status.CAPTURED)
         .setParameter("createdAfter", createdAfter)
         .setParameter("checkedBefore", checkedBefore)
         .setMaxResults(limit)
@@ -100,7 +99,7 @@ public class JpaPaymentRepository implements PaymentRepository {
             "SELECT p FROM Payment p WHERE p.gatewayKey = :gatewayKey AND p.status = :captured",
             Payment.class)
         .setParameter("gatewayKey", gatewayKey)
-        .setParameter("captured", PaymentStatus.CAPTURED)
+        .setParameter("captured", Payment.Status.CAPTURED)
         .setMaxResults(1)
         .getResultStream()
         .findFirst();

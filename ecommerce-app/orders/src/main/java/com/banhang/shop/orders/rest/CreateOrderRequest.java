@@ -1,4 +1,4 @@
-package com.banhang.shop.orders.api.rest;
+package com.banhang.shop.orders.rest;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;

@@ -1,8 +1,8 @@
-package com.banhang.shop.orders.api.rest;
+package com.banhang.shop.orders.rest;
 
 import com.banhang.idempotency.Idempotent;
-import com.banhang.shop.orders.application.OrderService;
-import com.banhang.shop.orders.application.PlaceOrderCommand;
+import com.banhang.shop.orders.application.FindOrder;
+import com.banhang.shop.orders.application.PlaceOrder;
 import com.banhang.shop.orders.domain.model.Order;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -22,13 +22,17 @@ import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 
-/** {@code /api/v1/orders}: place an order once per Idempotency-Key, and read it back. */
+/**
+ * {@code /api/v1/orders}: place an order once per Idempotency-Key, and read it back. HTTP only: the
+ * body and the caller become a {@link PlaceOrder.Command}, the order a 201 with its view.
+ */
 @Path("/v1/orders")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class OrderResource {
 
-  @Inject OrderService orders;
+  @Inject PlaceOrder placeOrder;
+  @Inject FindOrder findOrder;
   @Context SecurityContext security;
   @Context UriInfo uri;
 
@@ -41,7 +45,7 @@ public class OrderResource {
   @Transactional
   @Idempotent(operation = "orders.create", ttl = "PT24H")
   public Response create(@NotNull @Valid CreateOrderRequest request) {
-    Order order = orders.placeOrder(command(request));
+    Order order = placeOrder.place(command(request));
     URI location = uri.getBaseUriBuilder().path(OrderResource.class).path(order.id()).build();
     return Response.created(location)
         .type(MediaType.APPLICATION_JSON)
@@ -52,16 +56,16 @@ public class OrderResource {
   @GET
   @Path("{orderId}")
   public OrderView get(@PathParam("orderId") String orderId) {
-    return OrderView.of(orders.order(tenant(), orderId));
+    return OrderView.of(findOrder.order(tenant(), orderId));
   }
 
-  private PlaceOrderCommand command(CreateOrderRequest request) {
-    return new PlaceOrderCommand(
+  private PlaceOrder.Command command(CreateOrderRequest request) {
+    return new PlaceOrder.Command(
         tenant(),
         request.merchantOrderId(),
         request.currency(),
         request.items().stream()
-            .map(i -> new PlaceOrderCommand.Line(i.sku(), i.quantity(), i.unitPrice()))
+            .map(i -> new PlaceOrder.Command.Line(i.sku(), i.quantity(), i.unitPrice()))
             .toList());
   }
 

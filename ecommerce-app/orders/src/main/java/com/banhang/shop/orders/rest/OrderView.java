@@ -1,4 +1,4 @@
-package com.banhang.shop.orders.api.rest;
+package com.banhang.shop.orders.rest;
 
 import com.banhang.shop.orders.domain.model.Order;
 import java.util.List;

@@ -1,6 +1,7 @@
-package com.banhang.shop.payments.api.rest;
+package com.banhang.shop.payments.rest;
 
 import com.banhang.shop.payments.application.PaymentService;
+import com.banhang.shop.payments.application.PaymentView;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

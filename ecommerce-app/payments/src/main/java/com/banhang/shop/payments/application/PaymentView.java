@@ -1,4 +1,4 @@
-package com.banhang.shop.payments.api.rest;
+package com.banhang.shop.payments.application;
 
 import com.banhang.shop.payments.domain.model.Payment;
 

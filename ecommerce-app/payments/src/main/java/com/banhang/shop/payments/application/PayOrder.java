@@ -1,0 +1,182 @@
+package com.banhang.shop.payments.application;
+
+import com.banhang.idempotency.ClaimLostException;
+import com.banhang.idempotency.ClaimedKey;
+import com.banhang.idempotency.IdempotencyKeys;
+import com.banhang.idempotency.IdempotentRequest;
+import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.idempotency.ProblemDetails;
+import com.banhang.shop.payments.domain.model.Payment;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Paying an order, {@code payments.charge} (docs/payments.md, "payments.charge in three steps"): at
+ * most one charge per Idempotency-Key, never with a transaction open across the gateway call.
+ *
+ * <ol>
+ *   <li>commit a PENDING attempt, with the gateway key derived from the claim, in a transaction of
+ *       its own ({@link PaymentService#startAttempt});
+ *   <li>charge under that gateway key with no transaction open (the adapter retries under the same
+ *       key);
+ *   <li>record the result and complete the key with the client's answer in ONE transaction: the
+ *       payment, the order's PAID status and the completed key commit together or not at all.
+ * </ol>
+ *
+ * <p>The key is completed here and nowhere else: by the request itself ({@link
+ * IdempotentRequest#complete}), and for a claim whose request is gone, by reconciliation and
+ * operators ({@link #completeClaim}, through {@link IdempotencyKeys#complete}). All of them store
+ * the same answer ({@link #answer}), so a replay completed by reconciliation cannot be told from
+ * one completed by its request.
+ *
+ * <p>The call runs to its end on the request thread even if the client goes away.
+ */
+@ApplicationScoped
+public class PayOrder {
+
+  /** The operation whose Idempotency-Keys pay orders. */
+  public static final String OPERATION = "payments.charge";
+
+  /** The problem every retry gets while a payment's outcome is unknown (docs/problems.md). */
+  public static final String OUTCOME_UNKNOWN = "payment-outcome-unknown";
+
+  /**
+   * A customer's request to pay an order: the order's total in the currency's minor unit, paid with
+   * a processor's payment-method token (never card data). Already validated at the boundary.
+   */
+  public record Command(
+      String tenantId, String orderId, long amount, String currency, String paymentMethod) {}
+
+  @Inject PaymentService payments;
+  @Inject PaymentGateway gateway;
+  @Inject OneTransaction transaction;
+  @Inject IdempotentRequest currentRequest;
+  @Inject IdempotencyKeys keys;
+
+  /**
+   * Pays the order under the request's claim of its key.
+   *
+   * @return the answer built from the bytes stored as the key's result: 201 with the payment, or
+   *     the 402 {@code payment-declined} problem
+   * @throws OutcomeUnknownException when the gateway may have charged but the result is not
+   *     recorded: the attempt stays PENDING and the key processing, for reconciliation
+   * @throws GatewayUnavailableException when nothing was charged: the attempt is abandoned, and the
+   *     library releases the key
+   * @throws GatewayRefusedException when the processor refused the request: the attempt is
+   *     abandoned, and the library stores the refusal
+   * @throws ClaimLostException when the request no longer owns its key (reconciliation settled it)
+   */
+  public Response pay(Command command) {
+    ClaimedKey claim = currentRequest.claim().orElseGet(() -> unprotected(command.tenantId()));
+    Optional<Payment> recordedLate = payments.capturedEarlier(command, claim);
+    if (recordedLate.isPresent()) {
+      // The late-charge sweep recorded this key's charge after its release: the same intent, the
+      // same charge. Answer with it; nothing is sent to the gateway.
+      return transaction.run(() -> currentRequest.complete(answer(recordedLate.get())));
+    }
+    Payment payment = payments.startAttempt(command, claim);
+    PaymentGateway.Charge charge;
+    try {
+      charge = gateway.charge(PaymentGateway.ChargeRequest.of(payment));
+    } catch (GatewayOutcomeUnknownException e) {
+      throw unknown(payment, "the payment gateway did not confirm payment %s in time", e);
+    } catch (GatewayUnavailableException | GatewayRefusedException e) {
+      abandon(payment);
+      throw e;
+    }
+    try {
+      return transaction.run(
+          () -> currentRequest.complete(answer(payments.recordCharge(payment.id(), charge))));
+    } catch (ClaimLostException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // The gateway answered but its answer could not be recorded: releasing the key now would
+      // orphan the PENDING attempt. Leave it to reconciliation, which asks the gateway again.
+      throw unknown(payment, "payment %s was answered by the gateway but not recorded", e);
+    }
+  }
+
+  /**
+   * Records a charge for a claim whose request is gone and completes its key with the answer the
+   * client would have had, fenced by the claim's attempt: reconciliation, and an operator's
+   * resolution (inside the transaction that also writes its audit entry, which this one joins).
+   *
+   * @return the payment as it now stands: settled by this charge, or as another node settled it
+   * @throws ClaimLostException when the claim is no longer the key's current one; the transaction
+   *     rolls back
+   */
+  @Transactional
+  public Payment completeClaim(ClaimedKey claim, String paymentId, PaymentGateway.Charge charge) {
+    Payment payment = payments.recordCharge(paymentId, charge);
+    keys.complete(claim, answer(payment));
+    return payment;
+  }
+
+  /**
+   * Completes the key of a claim whose payment is already settled (recorded, its key not
+   * completed): reconciliation, fenced by the claim's attempt.
+   *
+   * @throws ClaimLostException when the claim is no longer the key's current one
+   */
+  public void completeClaim(ClaimedKey claim, Payment settled) {
+    keys.complete(claim, answer(settled));
+  }
+
+  /**
+   * The answer a settled payment gives the client, the one every completion of its key stores: 201
+   * with the payment and its location relative to the API's base URI (resolved the same way on
+   * every replay), or the 402 problem for a declined card.
+   *
+   * @throws IllegalStateException when the payment is not settled
+   */
+  static Response answer(Payment payment) {
+    if (payment.status() == Payment.Status.CAPTURED) {
+      return Response.created(URI.create("v1/payments/" + payment.id()))
+          .type(MediaType.APPLICATION_JSON)
+          .entity(PaymentView.of(payment))
+          .build();
+    }
+    if (payment.status() == Payment.Status.DECLINED) {
+      return new ProblemDetails(
+              402,
+              "payment-declined",
+              "Payment declined",
+              "the card was declined; pay with another payment method under a new Idempotency-Key")
+          .with("paymentId", payment.id())
+          .with("orderId", payment.orderId())
+          .toResponse();
+    }
+    throw new IllegalStateException("payment " + payment.id() + " is " + payment.status());
+  }
+
+  /**
+   * A request the library did not claim, which happens only under the comparison-only switch
+   * (idempotency.operations.payments.charge.mode=off, or optional without a key): every request is
+   * then its own intent, with a gateway key of its own, as a shop without idempotency would pay. It
+   * exists to measure what idempotency prevents (docs/proof.md); the shop logs that mode at SEVERE
+   * when it starts, and its readiness check stays down unless the mode is acknowledged
+   * (docs/configuration.md, "Comparison-only switch").
+   */
+  private static ClaimedKey unprotected(String tenantId) {
+    return new ClaimedKey(tenantId, OPERATION, "unprotected-" + UUID.randomUUID(), 1);
+  }
+
+  /** Certainly not charged; if even that cannot be recorded, reconciliation will find out. */
+  private void abandon(Payment payment) {
+    try {
+      payments.abandon(payment.id());
+    } catch (RuntimeException e) {
+      throw unknown(payment, "payment %s could not be settled", e);
+    }
+  }
+
+  private static OutcomeUnknownException unknown(Payment payment, String detail, Exception cause) {
+    return new OutcomeUnknownException(OUTCOME_UNKNOWN, String.format(detail, payment.id()), cause);
+  }
+}
