@@ -12,23 +12,24 @@
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
 
-# Sums tests, skipped, failures and errors over the <testsuite> elements of the given reports.
+# Counts the test cases of the given reports, the skipped ones, and those that failed or erred.
+# Counted by <testcase> rather than read from <testsuite tests="...">: a class whose tests are all
+# in @Nested classes reports tests="0" there, with its cases listed below it.
 totals() {
-  local tests=0 skipped=0 failed=0 report suite value
+  local reports=()
   for report in "$@"; do
-    [ -e "$report" ] || continue
-    suite=$(grep -o -m1 '<testsuite [^>]*>' "$report") || continue
-    for attribute in tests skipped failures errors; do
-      value=$(sed -nE "s/.* ${attribute}=\"([0-9]+)\".*/\1/p" <<<"$suite")
-      value=${value:-0}
-      case $attribute in
-        tests) tests=$((tests + value)) ;;
-        skipped) skipped=$((skipped + value)) ;;
-        *) failed=$((failed + value)) ;;
-      esac
-    done
+    [ -e "$report" ] && reports+=("$report")
   done
-  printf '%s %s %s' "$tests" "$skipped" "$failed"
+  if [ ${#reports[@]} -eq 0 ]; then
+    printf '0 0 0'
+    return
+  fi
+  awk '
+    /<testcase[ >]/ { tests++ }
+    /<skipped[ \/>]/ { skipped++ }
+    /<(failure|error)[ \/>]/ { failed++ }
+    END { printf "%d %d %d", tests, skipped, failed }
+  ' "${reports[@]}"
 }
 
 cell() {
