@@ -1,8 +1,11 @@
 package com.banhang.docs;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -100,8 +103,8 @@ final class DocNames {
    * name>}.
    */
   static Set<String> anchors(String page) {
-    Set<String> anchors = new java.util.HashSet<>();
-    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+    Set<String> anchors = new HashSet<>();
+    Map<String, Integer> seen = new HashMap<>();
     String[] lines = page.split("\n", -1);
     boolean fenced = false;
     for (String line : lines) {
