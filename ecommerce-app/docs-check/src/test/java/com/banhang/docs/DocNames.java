@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * What a Markdown page names that must be in the repository, by a narrow rule, so that a name the
  * check reports is almost surely stale and not a word that happens to look like one.
  *
- * <p>Only code is read: inline code spans and the lines of fenced blocks. In it, a name is
+ * <p>Only code is read: inline code spans and the lines of fenced blocks, except blocks marked
+ * {@code text} or {@code output}, which hold what a run printed then. In it, a name is
  *
  * <ul>
  *   <li>a <b>test class</b>: an UpperCamelCase word ending in {@code IT} or {@code Test} ({@code
@@ -53,7 +54,11 @@ final class DocNames {
   record Link(String target, int line) {}
 
   private static final Pattern CODE_SPAN = Pattern.compile("(`+)(.+?)\\1", Pattern.DOTALL);
-  private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~)");
+  private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~)\\s*(\\w*)");
+
+  /** Fenced blocks of recorded output: they name what was there when they were recorded. */
+  private static final Set<String> OUTPUT_FENCES = Set.of("text", "output");
+
   private static final Pattern TOKEN_SEPARATORS = Pattern.compile("[\\s,;()=\"'\\[\\]|]+");
   private static final Pattern TEST_CLASS =
       Pattern.compile(
@@ -183,18 +188,23 @@ final class DocNames {
   private static void forEachCodeLine(String page, CodeLine action) {
     String[] lines = page.split("\n", -1);
     boolean fenced = false;
+    boolean output = false;
     StringBuilder paragraph = new StringBuilder();
     int paragraphStart = 0;
     for (int i = 0; i < lines.length; i++) {
-      boolean fence = FENCE.matcher(lines[i]).find();
+      Matcher fenceLine = FENCE.matcher(lines[i]);
+      boolean fence = fenceLine.find();
       if (fence || fenced || lines[i].isBlank()) {
         spans(paragraph, paragraphStart, action);
         paragraph.setLength(0);
       }
       if (fence) {
         fenced = !fenced;
+        output = fenced && OUTPUT_FENCES.contains(fenceLine.group(2));
       } else if (fenced) {
-        action.accept(i + 1, lines[i]);
+        if (!output) {
+          action.accept(i + 1, lines[i]);
+        }
       } else if (!lines[i].isBlank()) {
         if (paragraph.isEmpty()) {
           paragraphStart = i;

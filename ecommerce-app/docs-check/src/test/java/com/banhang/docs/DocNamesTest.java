@@ -72,6 +72,22 @@ class DocNamesTest {
   }
 
   @Test
+  void recordedOutputIsNotRead() {
+    String page =
+        """
+        ```text
+        behaviour com/banhang/idempotency/internal/GoneSinceTheRun.java
+        ```
+        ```sh
+        mvn test -Dtest=ShopClientTest
+        ```
+        """;
+
+    assertThat(DocNames.names(page))
+        .containsExactly(new Name(Kind.TEST_CLASS, "ShopClientTest", 5));
+  }
+
+  @Test
   void aPathLosesItsAnchorAndTrailingSlash() {
     assertThat(DocNames.namesIn("ecommerce-app/gateway-sandbox/README.md#tests", 1))
         .containsExactly(new Name(Kind.PATH, "ecommerce-app/gateway-sandbox/README.md", 1));
