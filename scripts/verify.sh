@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's one command to run every test, on a machine with a JDK 17, Maven and Debian's
 # package manager: it installs from Debian's packages the programs the tests drive and the machine
-# lacks, then runs every test (mvn -B verify). Arguments are passed on to Maven.
+# lacks, then runs every test (mvn -B -T 2 verify, two modules at a time). Arguments are passed on
+# to Maven.
 #
 # What the tests drive outside the JVM (docs/testing.md, "What the build needs"):
 #   chromium, chromium-driver  the operator console's browser test (it-h2)

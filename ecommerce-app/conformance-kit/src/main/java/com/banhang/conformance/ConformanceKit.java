@@ -13,7 +13,7 @@ public final class ConformanceKit {
     /** {@code PASS|FAIL|NOT CHECKABLE <id> <text> (<source>) <detail>} */
     public String line() {
       String line =
-          verdict.outcome().label()
+          verdict.grade().label()
               + "  "
               + rule.id()
               + "  "
@@ -32,23 +32,23 @@ public final class ConformanceKit {
       results = List.copyOf(results);
     }
 
-    public long count(Verdict.Outcome outcome) {
-      return results.stream().filter(r -> r.verdict().outcome() == outcome).count();
+    public long count(Verdict.Grade grade) {
+      return results.stream().filter(r -> r.verdict().grade() == grade).count();
     }
 
     /** {@code N passed, M failed, K not checkable} */
     public String summary() {
-      return count(Verdict.Outcome.PASS)
+      return count(Verdict.Grade.PASS)
           + " passed, "
-          + count(Verdict.Outcome.FAIL)
+          + count(Verdict.Grade.FAIL)
           + " failed, "
-          + count(Verdict.Outcome.NOT_CHECKABLE)
+          + count(Verdict.Grade.NOT_CHECKABLE)
           + " not checkable";
     }
 
     /** 0 only when no rule failed. */
     public int exitCode() {
-      return count(Verdict.Outcome.FAIL) == 0 ? 0 : 1;
+      return count(Verdict.Grade.FAIL) == 0 ? 0 : 1;
     }
 
     public Verdict verdict(String ruleId) {

@@ -39,7 +39,7 @@ public class IdempotencyConformanceIT {
   /** What a rule's verdict is as a test outcome. */
   static void judge(Rule rule, Target target) {
     Verdict verdict = rule.judge(target);
-    switch (verdict.outcome()) {
+    switch (verdict.grade()) {
       case PASS -> {}
       case FAIL -> Assertions.fail(rule.id() + ": " + verdict.detail());
       case NOT_CHECKABLE -> Assumptions.abort("not checkable from outside: " + verdict.detail());

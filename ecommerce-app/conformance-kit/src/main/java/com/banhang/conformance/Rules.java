@@ -233,7 +233,7 @@ public final class Rules {
             Answer answer =
                 raw ? t.sendRaw(intent, key, intent.bytes(), Target.JSON) : t.send(intent, key);
             Verdict verdict = problem(t, answer, 400, "idempotency-key-invalid");
-            if (verdict.outcome() != Verdict.Outcome.PASS) {
+            if (verdict.grade() != Verdict.Grade.PASS) {
               return Verdict.fail("key " + printable(key) + ": " + verdict.detail());
             }
           }
@@ -314,7 +314,7 @@ public final class Rules {
     Answer first = firstAnswer(t, intent, key);
     Answer reuse = t.send(intent, key, otherBody(intent));
     Verdict verdict = problem(t, reuse, 422, "idempotency-key-reused");
-    if (verdict.outcome() != Verdict.Outcome.PASS) {
+    if (verdict.grade() != Verdict.Grade.PASS) {
       return Verdict.fail("another body under the key: " + verdict.detail());
     }
     Answer again = t.send(intent, key);

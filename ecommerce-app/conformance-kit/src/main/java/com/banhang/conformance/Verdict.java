@@ -3,20 +3,20 @@ package com.banhang.conformance;
 /**
  * What one rule came to.
  *
- * @param outcome passed, failed, or not checkable from outside
+ * @param grade passed, failed, or not checkable from outside
  * @param detail why it failed, or why it cannot be checked; empty when it passed
  */
-public record Verdict(Outcome outcome, String detail) {
+public record Verdict(Grade grade, String detail) {
 
-  /** The three outcomes, as the report spells them. */
-  public enum Outcome {
+  /** The three grades a rule can get, as the report spells them. */
+  public enum Grade {
     PASS("PASS"),
     FAIL("FAIL"),
     NOT_CHECKABLE("NOT CHECKABLE");
 
     private final String label;
 
-    Outcome(String label) {
+    Grade(String label) {
       this.label = label;
     }
 
@@ -30,14 +30,14 @@ public record Verdict(Outcome outcome, String detail) {
   }
 
   public static Verdict pass() {
-    return new Verdict(Outcome.PASS, "");
+    return new Verdict(Grade.PASS, "");
   }
 
   public static Verdict fail(String detail) {
-    return new Verdict(Outcome.FAIL, detail);
+    return new Verdict(Grade.FAIL, detail);
   }
 
   public static Verdict notCheckable(String reason) {
-    return new Verdict(Outcome.NOT_CHECKABLE, reason);
+    return new Verdict(Grade.NOT_CHECKABLE, reason);
   }
 }

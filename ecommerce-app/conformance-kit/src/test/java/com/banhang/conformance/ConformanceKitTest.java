@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.banhang.conformance.ConformanceKit.Report;
 import com.banhang.conformance.ConformanceKit.Result;
 import com.banhang.conformance.FakeApi.Flaw;
-import com.banhang.conformance.Verdict.Outcome;
+import com.banhang.conformance.Verdict.Grade;
 import java.net.URI;
 import java.util.EnumMap;
 import java.util.List;
@@ -123,7 +123,7 @@ class ConformanceKitTest {
       assertThat(rules).hasSize(broken.size());
       for (Rule rule : rules) {
         Verdict verdict = rule.judge(target);
-        assertThat(verdict.outcome()).as("%s against %s", rule.id(), flaw).isEqualTo(Outcome.FAIL);
+        assertThat(verdict.grade()).as("%s against %s", rule.id(), flaw).isEqualTo(Grade.FAIL);
         assertThat(verdict.detail()).as("why %s failed", rule.id()).isNotBlank();
       }
     }
@@ -153,7 +153,7 @@ class ConformanceKitTest {
 
       Verdict verdict = tenants.judge(new Target(KitConfig.from(settings)));
 
-      assertThat(verdict.outcome()).isEqualTo(Outcome.NOT_CHECKABLE);
+      assertThat(verdict.grade()).isEqualTo(Grade.NOT_CHECKABLE);
       assertThat(verdict.detail()).contains("tenant-b");
     }
   }
@@ -169,9 +169,9 @@ class ConformanceKitTest {
 
     Report report = ConformanceKit.run(KitConfig.from(settings));
 
-    assertThat(report.count(Outcome.PASS)).isZero();
-    assertThat(report.count(Outcome.FAIL)).isEqualTo(Rules.all().size() - 1);
-    assertThat(report.verdict(NOT_CHECKABLE).outcome()).isEqualTo(Outcome.NOT_CHECKABLE);
+    assertThat(report.count(Grade.PASS)).isZero();
+    assertThat(report.count(Grade.FAIL)).isEqualTo(Rules.all().size() - 1);
+    assertThat(report.verdict(NOT_CHECKABLE).grade()).isEqualTo(Grade.NOT_CHECKABLE);
     assertThat(report.exitCode()).isEqualTo(1);
   }
 
@@ -184,7 +184,7 @@ class ConformanceKitTest {
 
       Verdict verdict = rule("body.duplicate-member").judge(target);
 
-      assertThat(verdict.outcome()).isEqualTo(Outcome.NOT_CHECKABLE);
+      assertThat(verdict.grade()).isEqualTo(Grade.NOT_CHECKABLE);
       assertThat(verdict.detail()).contains("not a JSON object");
     }
   }
@@ -195,9 +195,8 @@ class ConformanceKitTest {
 
   private static void assertAllPassButTheUncheckable(Report report) {
     for (Result result : report.results()) {
-      Outcome expected =
-          result.rule().id().equals(NOT_CHECKABLE) ? Outcome.NOT_CHECKABLE : Outcome.PASS;
-      assertThat(result.verdict().outcome()).as(result.line()).isEqualTo(expected);
+      Grade expected = result.rule().id().equals(NOT_CHECKABLE) ? Grade.NOT_CHECKABLE : Grade.PASS;
+      assertThat(result.verdict().grade()).as(result.line()).isEqualTo(expected);
     }
   }
 }

@@ -54,7 +54,7 @@ import java.util.function.Supplier;
 public final class IdempotencyKeyFilter implements ClientRequestFilter {
 
   /** The header's name (draft-ietf-httpapi-idempotency-key-header). */
-  public static final String HEADER = IdempotencyKeys.HEADER;
+  public static final String HEADER = IntentKeys.HEADER;
 
   /** The methods that are not idempotent by themselves (RFC 9110, 9.2.2), so need a key. */
   private static final Set<String> KEYED_METHODS = Set.of("POST", "PATCH");
@@ -67,14 +67,12 @@ public final class IdempotencyKeyFilter implements ClientRequestFilter {
       return;
     }
     String key = BOUND_KEY.get();
-    request
-        .getHeaders()
-        .putSingle(HEADER, IdempotencyKeys.headerValue(key != null ? key : newKey()));
+    request.getHeaders().putSingle(HEADER, IntentKeys.headerValue(key != null ? key : newKey()));
   }
 
   /** A key for a new intent: a random UUID v4. */
   public static String newKey() {
-    return IdempotencyKeys.newKey();
+    return IntentKeys.newKey();
   }
 
   /**
@@ -84,7 +82,7 @@ public final class IdempotencyKeyFilter implements ClientRequestFilter {
    * @throws IllegalArgumentException if the key is not one the shop accepts
    */
   public static <T> T callWithKey(String key, Supplier<T> call) {
-    IdempotencyKeys.requireValid(key);
+    IntentKeys.requireValid(key);
     String outer = BOUND_KEY.get();
     BOUND_KEY.set(key);
     try {
@@ -122,7 +120,7 @@ public final class IdempotencyKeyFilter implements ClientRequestFilter {
    * @throws IllegalArgumentException if the key is not one the shop accepts
    */
   public static Result retry(RetryPolicy policy, String key, Supplier<Response> call) {
-    IdempotencyKeys.requireValid(key);
+    IntentKeys.requireValid(key);
     return new RetryLoop(policy)
         .run(Optional.empty(), key, timeout -> sendOnce(key, call), answer -> {});
   }

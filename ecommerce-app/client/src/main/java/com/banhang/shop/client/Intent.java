@@ -36,7 +36,7 @@ public record Intent(
 
   public Intent {
     Objects.requireNonNull(id, "id");
-    IdempotencyKeys.requireValid(idempotencyKey);
+    IntentKeys.requireValid(idempotencyKey);
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(user, "user");

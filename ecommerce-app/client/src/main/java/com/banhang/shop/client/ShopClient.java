@@ -139,7 +139,7 @@ public final class ShopClient {
 
   /** Starts an intent: keeps it, then sends it. Nothing is sent if it cannot be kept. */
   Result start(String path, byte[] body, Optional<String> callerKey) {
-    String key = callerKey.map(IdempotencyKeys::requireValid).orElseGet(IdempotencyKeys::newKey);
+    String key = callerKey.map(IntentKeys::requireValid).orElseGet(IntentKeys::newKey);
     Intent intent =
         new Intent(
             UUID.randomUUID().toString(),
@@ -181,7 +181,7 @@ public final class ShopClient {
             .timeout(timeout)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, application/problem+json")
-            .header(IdempotencyKeys.HEADER, IdempotencyKeys.headerValue(intent.idempotencyKey()))
+            .header(IntentKeys.HEADER, IntentKeys.headerValue(intent.idempotencyKey()))
             .method(intent.method(), HttpRequest.BodyPublishers.ofByteArray(intent.body()));
     authorization.ifPresent(value -> request.header("Authorization", value));
     HttpResponse<byte[]> response =

@@ -1,12 +1,12 @@
 package com.banhang.gateway.sandbox.api;
 
 import com.banhang.gateway.sandbox.charge.Charge;
+import com.banhang.gateway.sandbox.charge.ChargeKeys;
 import com.banhang.gateway.sandbox.charge.ChargeOutcome;
 import com.banhang.gateway.sandbox.charge.ChargeRequest;
 import com.banhang.gateway.sandbox.charge.ChargeRequestReader;
 import com.banhang.gateway.sandbox.charge.ChargeService;
 import com.banhang.gateway.sandbox.charge.ChargeStatus;
-import com.banhang.gateway.sandbox.charge.IdempotencyKeys;
 import com.banhang.gateway.sandbox.fault.DropMode;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -59,7 +59,7 @@ public class ChargesResource {
       String body,
       @Context HttpServletResponse servletResponse)
       throws IOException {
-    String key = IdempotencyKeys.require(idempotencyKey);
+    String key = ChargeKeys.require(idempotencyKey);
     ChargeRequest request = requestReader.read(body);
     ChargeOutcome outcome = charges.charge(key, request);
 
@@ -103,7 +103,7 @@ public class ChargesResource {
   /** The charge a key holds (succeeded or declined), or 404 {@code no_such_charge}. */
   @GET
   public Response findByKey(@QueryParam("idempotencyKey") String idempotencyKey) {
-    String key = IdempotencyKeys.require(idempotencyKey);
+    String key = ChargeKeys.require(idempotencyKey);
     return charges
         .findByKey(key)
         .map(charge -> Response.ok(ChargeJson.of(charge)).build())

@@ -81,7 +81,7 @@ public class ChargeService {
     // One decision per call, drawn first, so that the random sequence depends only on the number of
     // calls.
     FaultDecision decision = faults.nextDecision();
-    String requestHash = RequestFingerprint.of(request);
+    String requestHash = ChargeFingerprint.of(request);
 
     // A request lost on the way in must not change the processor's state, not even retire an
     // expired key.

@@ -2,14 +2,18 @@ package com.banhang.shop.client;
 
 import java.util.UUID;
 
-/** The rules of an {@code Idempotency-Key} value (docs/contract.md, section 3). */
-final class IdempotencyKeys {
+/**
+ * The key of an intent, one per intent: made here (or checked, when the caller brings its own)
+ * before the intent is stored, then written the same way into the {@code Idempotency-Key} header of
+ * every try (docs/contract.md, section 3).
+ */
+final class IntentKeys {
 
   static final String HEADER = "Idempotency-Key";
 
   private static final int MAX_LENGTH = 255;
 
-  private IdempotencyKeys() {}
+  private IntentKeys() {}
 
   /** A key for a new intent: a random UUID v4, the form docs/contract.md recommends. */
   static String newKey() {

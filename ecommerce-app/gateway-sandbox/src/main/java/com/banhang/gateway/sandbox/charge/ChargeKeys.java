@@ -1,14 +1,15 @@
 package com.banhang.gateway.sandbox.charge;
 
 /**
- * The rule for the {@code Idempotency-Key} header: 1 to 255 characters of printable ASCII without
- * spaces (0x21 to 0x7E), compared case-sensitively, as the shop's own keys are.
+ * The processor's rule for the {@code Idempotency-Key} of a charge (the header of {@code POST} and
+ * the query parameter of the lookup): 1 to 255 characters of printable ASCII without spaces (0x21
+ * to 0x7E), compared case-sensitively, as the shop's own keys are.
  */
-public final class IdempotencyKeys {
+public final class ChargeKeys {
 
   public static final int MAX_LENGTH = 255;
 
-  private IdempotencyKeys() {}
+  private ChargeKeys() {}
 
   /**
    * Returns the key if it follows the rule.

@@ -7,12 +7,13 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * SHA-256 over the fields that define a charge (amount, currency, orderReference, paymentMethod).
- * Two requests under one key are the same intent exactly when their fingerprints are equal.
+ * The fingerprint of a charge request: SHA-256 over the fields that define a charge (amount,
+ * currency, orderReference, paymentMethod). Two requests under one key are the same intent exactly
+ * when their fingerprints are equal.
  */
-public final class RequestFingerprint {
+public final class ChargeFingerprint {
 
-  private RequestFingerprint() {}
+  private ChargeFingerprint() {}
 
   /** The lower-case hex SHA-256 of the request's defining fields. */
   public static String of(ChargeRequest request) {

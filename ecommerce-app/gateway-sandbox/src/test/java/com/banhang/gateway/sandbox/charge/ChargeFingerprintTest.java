@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class RequestFingerprintTest {
+class ChargeFingerprintTest {
 
   private static final ChargeRequest REQUEST =
       new ChargeRequest(1000L, "VND", "order-1", "pm_card_ok");
@@ -13,21 +13,20 @@ class RequestFingerprintTest {
   void equalRequestsHaveEqualFingerprints() {
     ChargeRequest same = new ChargeRequest(1000L, "VND", "order-1", "pm_card_ok");
 
-    assertThat(RequestFingerprint.of(same)).isEqualTo(RequestFingerprint.of(REQUEST)).hasSize(64);
+    assertThat(ChargeFingerprint.of(same)).isEqualTo(ChargeFingerprint.of(REQUEST)).hasSize(64);
   }
 
   @Test
   void everyDefiningFieldChangesTheFingerprint() {
-    String original = RequestFingerprint.of(REQUEST);
+    String original = ChargeFingerprint.of(REQUEST);
 
-    assertThat(RequestFingerprint.of(new ChargeRequest(1001L, "VND", "order-1", "pm_card_ok")))
+    assertThat(ChargeFingerprint.of(new ChargeRequest(1001L, "VND", "order-1", "pm_card_ok")))
         .isNotEqualTo(original);
-    assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "USD", "order-1", "pm_card_ok")))
+    assertThat(ChargeFingerprint.of(new ChargeRequest(1000L, "USD", "order-1", "pm_card_ok")))
         .isNotEqualTo(original);
-    assertThat(RequestFingerprint.of(new ChargeRequest(1000L, "VND", "order-2", "pm_card_ok")))
+    assertThat(ChargeFingerprint.of(new ChargeRequest(1000L, "VND", "order-2", "pm_card_ok")))
         .isNotEqualTo(original);
-    assertThat(
-            RequestFingerprint.of(new ChargeRequest(1000L, "VND", "order-1", "pm_card_declined")))
+    assertThat(ChargeFingerprint.of(new ChargeRequest(1000L, "VND", "order-1", "pm_card_declined")))
         .isNotEqualTo(original);
   }
 
@@ -37,6 +36,6 @@ class RequestFingerprintTest {
     ChargeRequest left = new ChargeRequest(1L, "VND", "a\",\"pm_card_x", "pm_card_y");
     ChargeRequest right = new ChargeRequest(1L, "VND", "a", "pm_card_x\",\"pm_card_y");
 
-    assertThat(RequestFingerprint.of(left)).isNotEqualTo(RequestFingerprint.of(right));
+    assertThat(ChargeFingerprint.of(left)).isNotEqualTo(ChargeFingerprint.of(right));
   }
 }
