@@ -56,9 +56,9 @@ for port in "$HTTP_PORT" "$HTTPS_PORT" "$JACOCO_PORT"; do
     fail "port $port is in use; free it or set PAYMENT_PATH_HTTP_PORT / _HTTPS_PORT / _JACOCO_PORT"
   fi
 done
-PIDFILE=$WLP/usr/servers/.pid/$SERVER.pid
-if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-  fail "the Liberty server '$SERVER' of this checkout is running (pid $(cat "$PIDFILE")); stop it first"
+# liberty:run writes no pid file: `server status` says whether this checkout's server runs.
+if [ -x "$WLP/bin/server" ] && "$WLP/bin/server" status "$SERVER" >/dev/null 2>&1; then
+  fail "the Liberty server '$SERVER' of this checkout is running (the README's command?); stop it first"
 fi
 
 # ---- cleanup: always stop what this run started --------------------------------------------------
@@ -74,29 +74,43 @@ cleanup() {
   fi
   exit $rc
 }
+# descendants PID: every process below PID (from /proc; the server JVM is a grandchild of Maven's).
+descendants() {
+  local stat rest state ppid pid
+  for stat in /proc/[0-9]*/stat; do
+    read -r rest 2>/dev/null <"$stat" || continue
+    rest=${rest##*) }
+    read -r state ppid _ <<<"$rest"
+    if [ "$ppid" = "$1" ]; then
+      pid=${stat#/proc/}
+      pid=${pid%/stat}
+      echo "$pid"
+      descendants "$pid"
+    fi
+  done
+}
+alive() { local pid; for pid in "$@"; do kill -0 "$pid" 2>/dev/null && return 0; done; return 1; }
+end_processes() { # SIGTERM, 60 s, SIGKILL
+  alive "$@" || return 0
+  kill -TERM "$@" 2>/dev/null || true
+  for _ in $(seq 60); do alive "$@" || return 0; sleep 1; done
+  kill -KILL "$@" 2>/dev/null || true
+}
 stop_shop() {
   [ -n "$MVN_PID" ] || return 0
-  local shop_pid=
-  [ -f "$PIDFILE" ] && shop_pid=$(cat "$PIDFILE")
-  if kill -0 "$MVN_PID" 2>/dev/null || { [ -n "$shop_pid" ] && kill -0 "$shop_pid" 2>/dev/null; }; then
+  local tree
+  tree=$(descendants "$MVN_PID")
+  if [ -x "$WLP/bin/server" ] && alive $tree; then
     log "stopping the shop (server stop $SERVER)"
-    if [ -x "$WLP/bin/server" ]; then
-      timeout 120 "$WLP/bin/server" stop "$SERVER" >"$RUN/server-stop.log" 2>&1 || true
+    if timeout 120 "$WLP/bin/server" stop "$SERVER" >"$RUN/server-stop.log" 2>&1; then
+      # liberty:run ends when its server does.
+      for _ in $(seq 30); do alive "$MVN_PID" || break; sleep 1; done
     fi
-    if [ -n "$shop_pid" ] && kill -0 "$shop_pid" 2>/dev/null; then
-      log "Liberty $shop_pid still alive: SIGTERM"
-      kill -TERM "$shop_pid" 2>/dev/null || true
-      for _ in $(seq 30); do kill -0 "$shop_pid" 2>/dev/null || break; sleep 1; done
-      kill -0 "$shop_pid" 2>/dev/null && kill -KILL "$shop_pid" 2>/dev/null || true
-    fi
-    # liberty:run ends when its server does; a build that never got to start one is ended here.
-    for _ in $(seq 30); do kill -0 "$MVN_PID" 2>/dev/null || break; sleep 1; done
-    if kill -0 "$MVN_PID" 2>/dev/null; then
-      log "Maven $MVN_PID still alive: SIGTERM"
-      kill -TERM "$MVN_PID" 2>/dev/null || true
-      for _ in $(seq 30); do kill -0 "$MVN_PID" 2>/dev/null || break; sleep 1; done
-      kill -0 "$MVN_PID" 2>/dev/null && kill -KILL "$MVN_PID" 2>/dev/null || true
-    fi
+  fi
+  tree="$tree $(descendants "$MVN_PID")"
+  if alive "$MVN_PID" $tree; then
+    log "ending Maven ($MVN_PID) and what it started"
+    end_processes "$MVN_PID" $tree
   fi
   wait "$MVN_PID" 2>/dev/null || true
   MVN_PID=
@@ -166,6 +180,7 @@ expect_201() {
   local status=$1 name=$2
   if [ "$status" != 201 ]; then
     cat "$RUN/$name.headers" "$RUN/$name.body" >&2 2>/dev/null || true
+    echo >&2
     fail "$name answered $status, not 201"
   fi
 }
