@@ -18,11 +18,30 @@ final class ShopServer {
 
   /** SIGKILL, as a crash: no shutdown hook, no transaction completes. */
   static void kill() throws IOException {
-    long pid =
-        Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
-    ProcessHandle process = ProcessHandle.of(pid).orElseThrow();
+    ProcessHandle process = ProcessHandle.of(pid()).orElseThrow();
     process.destroyForcibly();
     await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
+  }
+
+  /** The running server's process id, as Liberty recorded it when it started. */
+  static long pid() throws IOException {
+    return Long.parseLong(
+        Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
+  }
+
+  /**
+   * Waits until the process {@code pid} has ended, when the server was made to die from inside (a
+   * test-only fault that halts it); fails if it is still running after 30 s.
+   */
+  static void awaitExit(long pid) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+  }
+
+  /** The folder where the running server writes its logs (messages.log, FFDC, ...). */
+  static Path logs() {
+    return WLP.resolve("usr/servers/" + NAME + "/logs");
   }
 
   /** Starts the server as the build created it, and waits until the shop answers again. */

@@ -25,7 +25,7 @@ public class JpaOrderRepository implements OrderRepository {
       em.flush();
     } catch (PersistenceException e) {
       if (order.merchantOrderId() != null && constraintViolation(e)) {
-        throw new MerchantOrderIdTakenException(order.merchantOrderId());
+        throw new MerchantOrderIdTakenException();
       }
       throw e;
     }

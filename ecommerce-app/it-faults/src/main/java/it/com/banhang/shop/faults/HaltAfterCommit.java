@@ -1,0 +1,98 @@
+package it.com.banhang.shop.faults;
+
+import jakarta.annotation.Priority;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.Response.Status.Family;
+import jakarta.ws.rs.ext.Provider;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * Test only, never in the shipped WAR: the shop's JVM dies between a keyed request's commit and its
+ * answer, so that CrashAfterCommitIT can prove that what was committed is what the retry gets.
+ *
+ * <p>Only a request that carries {@value #HEADER}: {@value #HALT_AFTER_COMMIT} is halted, and only
+ * when its answer is a first success (2xx, not a replay): the business rows and the completed key
+ * are then committed. A response filter is the latest point before the answer's bytes: it runs
+ * after the resource method has returned, so after {@code @Transactional} committed the method's
+ * transaction ({@code orders.create}: the order and the completed key) and after {@code
+ * ChargeCompletion}'s own transaction ({@code payments.charge}: the payment, the order's PAID
+ * status and the completed key), and before JAX-RS writes the entity. Response filters run in
+ * descending priority, so this one, at {@value #LAST}, runs after the library's (at {@code
+ * Priorities.USER}): nothing of the request is left to do but write.
+ *
+ * <p>{@code Runtime.halt} rather than {@code System.exit}: no shutdown hook, no server stop, no
+ * transaction or log completed on the way out, as with a power cut or SIGKILL.
+ */
+@Provider
+@Priority(HaltAfterCommit.LAST)
+public class HaltAfterCommit implements ContainerResponseFilter {
+
+  /** The request header a test sets to aim the crash. */
+  public static final String HEADER = "X-Test-Fault";
+
+  /** Its value: halt after the commit, before the answer. */
+  public static final String HALT_AFTER_COMMIT = "halt-after-commit";
+
+  /** The lowest priority, so the last response filter to run. */
+  static final int LAST = 1;
+
+  /** The JVM's exit status, told apart from a SIGKILL's (137) in the server's status. */
+  static final int HALT_STATUS = 86;
+
+  private static final Logger LOG = Logger.getLogger(HaltAfterCommit.class.getName());
+
+  @Override
+  public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+    if (!HALT_AFTER_COMMIT.equals(request.getHeaderString(HEADER))) {
+      return;
+    }
+    boolean firstSuccess =
+        request.getHeaderString("Idempotency-Key") != null
+            && response.getStatusInfo().getFamily() == Family.SUCCESSFUL
+            && response.getHeaderString("Idempotent-Replayed") == null;
+    if (!firstSuccess) {
+      // A refusal or a replay: nothing was committed by this request, so there is nothing to aim
+      // at.
+      return;
+    }
+    int status = transactionStatus();
+    if (status != Status.STATUS_NO_TRANSACTION) {
+      // Still inside a transaction: halting here would be a crash before the commit, which is not
+      // what the test asks for. Answer 500 so that it fails saying so.
+      throw new IllegalStateException(
+          HALT_AFTER_COMMIT + " reached with a JTA transaction still open (status " + status + ")");
+    }
+    LOG.warning(
+        () ->
+            HALT_AFTER_COMMIT
+                + ": halting after "
+                + request.getMethod()
+                + " "
+                + request.getUriInfo().getPath()
+                + " answered "
+                + response.getStatus()
+                + " (JTA status "
+                + status
+                + ", no transaction; Idempotency-Key-Expires "
+                + response.getHeaderString("Idempotency-Key-Expires")
+                + ")");
+    Runtime.getRuntime().halt(HALT_STATUS);
+  }
+
+  /** The status of the JTA transaction on this thread ({@link Status}). */
+  private static int transactionStatus() {
+    try {
+      TransactionSynchronizationRegistry transactions =
+          InitialContext.doLookup("java:comp/TransactionSynchronizationRegistry");
+      return transactions.getTransactionStatus();
+    } catch (NamingException e) {
+      throw new IllegalStateException("cannot see the JTA transaction of this request", e);
+    }
+  }
+}
