@@ -63,7 +63,7 @@ class PlaceOrderTest {
 
   @Test
   void aMerchantOrderIdTaken_isRefusedAndAnnouncesNothing() {
-    doThrow(new MerchantOrderIdTakenException("m-1")).when(orders).add(any());
+    doThrow(new MerchantOrderIdTakenException()).when(orders).add(any());
 
     assertThatThrownBy(() -> placeOrder.place(COMMAND))
         .isInstanceOf(MerchantOrderIdTakenException.class);
