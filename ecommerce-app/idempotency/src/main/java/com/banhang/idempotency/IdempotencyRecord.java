@@ -59,4 +59,25 @@ public record IdempotencyRecord(
   public Duration age() {
     return Duration.between(createdAt, readAt);
   }
+
+  /** This record as read at {@code readAt}, the database's clock at the read. */
+  public IdempotencyRecord withReadAt(Instant readAt) {
+    return new IdempotencyRecord(
+        tenant,
+        operation,
+        key,
+        requestHash,
+        status,
+        outcomeUnknown,
+        attempt,
+        lockedUntil,
+        createdAt,
+        completedAt,
+        expiresAt,
+        response,
+        lastCheck,
+        lastCheckDetail,
+        lastCheckedAt,
+        readAt);
+  }
 }

@@ -349,23 +349,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
 
   /** {@code record} as read at {@code readAt} by the database's clock. */
   protected static IdempotencyRecord withReadAt(IdempotencyRecord record, Instant readAt) {
-    return new IdempotencyRecord(
-        record.tenant(),
-        record.operation(),
-        record.key(),
-        record.requestHash(),
-        record.status(),
-        record.outcomeUnknown(),
-        record.attempt(),
-        record.lockedUntil(),
-        record.createdAt(),
-        record.completedAt(),
-        record.expiresAt(),
-        record.response(),
-        record.lastCheck(),
-        record.lastCheckDetail(),
-        record.lastCheckedAt(),
-        readAt);
+    return record.withReadAt(readAt);
   }
 
   /** {@link #RECORD_COLUMNS} and the database's clock, as {@link #query} reads them. */

@@ -838,23 +838,7 @@ public abstract class IdempotencyStoreContract {
 
   /** {@code record} as read at {@code readAt}: to compare two reads of an unchanged row. */
   private static IdempotencyRecord withReadAt(IdempotencyRecord record, Instant readAt) {
-    return new IdempotencyRecord(
-        record.tenant(),
-        record.operation(),
-        record.key(),
-        record.requestHash(),
-        record.status(),
-        record.outcomeUnknown(),
-        record.attempt(),
-        record.lockedUntil(),
-        record.createdAt(),
-        record.completedAt(),
-        record.expiresAt(),
-        record.response(),
-        record.lastCheck(),
-        record.lastCheckDetail(),
-        record.lastCheckedAt(),
-        readAt);
+    return record.withReadAt(readAt);
   }
 
   /** Runs {@code threads} real threads that start the call together, and collects every result. */
