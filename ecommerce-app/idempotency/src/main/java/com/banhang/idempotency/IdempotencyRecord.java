@@ -6,7 +6,7 @@ import java.time.Instant;
 /**
  * One row of the idempotency table.
  *
- * @param requestHash SHA-256 hex of the request's fingerprint
+ * @param fingerprint the request's fingerprint (SHA-256, hex; the column {@code request_hash})
  * @param outcomeUnknown true while a remote side effect may or may not have happened
  * @param attempt the fencing number, raised by every takeover
  * @param response the stored response: the final one when completed, the problem served to retries
@@ -23,8 +23,8 @@ public record IdempotencyRecord(
     String tenant,
     String operation,
     String key,
-    String requestHash,
-    RecordStatus status,
+    String fingerprint,
+    Status status,
     boolean outcomeUnknown,
     int attempt,
     Instant lockedUntil,
@@ -37,12 +37,26 @@ public record IdempotencyRecord(
     Instant lastCheckedAt,
     Instant readAt) {
 
+  /** Life of a key. */
+  public enum Status {
+    /** Claimed; its owner is running the operation. */
+    PROCESSING,
+    /** Finished with a stored response that every retry is given. */
+    COMPLETED,
+    /**
+     * Ended without effect; the next request with the key runs as new. The row stays (until it
+     * expires) so that the attempt number keeps rising: an owner of an old attempt can never act on
+     * a later claim of the same key.
+     */
+    RELEASED
+  }
+
   public ClaimedKey claimedKey() {
     return new ClaimedKey(tenant, operation, key, attempt);
   }
 
   public boolean completed() {
-    return status == RecordStatus.COMPLETED;
+    return status == Status.COMPLETED;
   }
 
   /** Whether the key's time to live had run out when the row was read, by the database's clock. */
@@ -66,7 +80,7 @@ public record IdempotencyRecord(
         tenant,
         operation,
         key,
-        requestHash,
+        fingerprint,
         status,
         outcomeUnknown,
         attempt,

@@ -45,14 +45,19 @@ public record KeyStatistics(
     }
   }
 
-  public record BucketCount(String operation, RecordStatus status, AgeBucket bucket, long rows) {}
+  public record BucketCount(
+      String operation, IdempotencyRecord.Status status, AgeBucket bucket, long rows) {}
 
-  public record StatusGroup(String operation, RecordStatus status, long rows, Instant oldest) {}
+  public record StatusGroup(
+      String operation, IdempotencyRecord.Status status, long rows, Instant oldest) {}
 
   /** Processing rows of {@code operation}. */
   public long processing(String operation) {
     return groups.stream()
-        .filter(g -> g.operation().equals(operation) && g.status() == RecordStatus.PROCESSING)
+        .filter(
+            g ->
+                g.operation().equals(operation)
+                    && g.status() == IdempotencyRecord.Status.PROCESSING)
         .mapToLong(StatusGroup::rows)
         .sum();
   }
@@ -60,7 +65,10 @@ public record KeyStatistics(
   /** When the oldest processing row of {@code operation} was claimed, or null if none. */
   public Instant oldestProcessing(String operation) {
     return groups.stream()
-        .filter(g -> g.operation().equals(operation) && g.status() == RecordStatus.PROCESSING)
+        .filter(
+            g ->
+                g.operation().equals(operation)
+                    && g.status() == IdempotencyRecord.Status.PROCESSING)
         .map(StatusGroup::oldest)
         .findFirst()
         .orElse(null);
@@ -73,7 +81,8 @@ public record KeyStatistics(
       counts.put(bucket, 0L);
     }
     for (BucketCount count : buckets) {
-      if (count.operation().equals(operation) && count.status() == RecordStatus.PROCESSING) {
+      if (count.operation().equals(operation)
+          && count.status() == IdempotencyRecord.Status.PROCESSING) {
         counts.merge(count.bucket(), count.rows(), Long::sum);
       }
     }

@@ -8,13 +8,12 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.Idempotent;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.internal.InContainerAccess;
 import com.banhang.idempotency.internal.RequestLifecycle;
-import com.banhang.idempotency.spi.ClaimRequest;
-import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import com.banhang.itarq.app.ClaimObserver;
 import com.banhang.itarq.app.FailureSwitch;
 import com.banhang.itarq.app.WidgetResource;
@@ -128,7 +127,7 @@ class IdempotencyInContainerIT {
     assertThat(first.statusCode()).as(text(first)).isEqualTo(201);
     assertThat(first.headers().firstValue(REPLAYED)).isEmpty();
     IdempotencyRecord record = record(CREATE, key);
-    assertThat(record.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(record.attempt()).isEqualTo(1);
     assertThat(record.response().status()).isEqualTo(201);
     assertThat(record.response().body()).isEqualTo(first.body());
@@ -166,7 +165,7 @@ class IdempotencyInContainerIT {
     assertThat(retry.statusCode()).as(text(retry)).isEqualTo(201);
     assertThat(retry.headers().firstValue(REPLAYED)).isEmpty();
     IdempotencyRecord completed = record(CREATE, key);
-    assertThat(completed.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(completed.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(completed.attempt()).isEqualTo(1);
     assertThat(completed.response().body()).isEqualTo(retry.body());
     assertThat(widgets.countByName(name)).isEqualTo(1);
@@ -213,7 +212,7 @@ class IdempotencyInContainerIT {
 
     assertThat(retry.statusCode()).as(text(retry)).isEqualTo(201);
     assertThat(retry.headers().firstValue(REPLAYED)).isEmpty();
-    assertThat(record(CREATE, key).status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record(CREATE, key).status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(record(CREATE, key).attempt()).isEqualTo(1);
     assertThat(widgets.countByName(name)).isEqualTo(1);
   }
@@ -233,7 +232,7 @@ class IdempotencyInContainerIT {
       // Inside the transaction both writes are there...
       assertThat(response.getStatus()).isEqualTo(201);
       IdempotencyRecord inside = record(CREATE, key);
-      assertThat(inside.status()).isEqualTo(RecordStatus.COMPLETED);
+      assertThat(inside.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
       assertThat(inside.response().body()).isEqualTo((byte[]) response.getEntity());
       assertThat(widgets.countByName(name)).isEqualTo(1);
       assertThat(InContainerAccess.completed(requestState)).isNotNull();
@@ -245,7 +244,7 @@ class IdempotencyInContainerIT {
     // ...and the caller's rollback takes both away: the key is back to its committed claim.
     assertThat(widgets.countByName(name)).isZero();
     IdempotencyRecord after = record(CREATE, key);
-    assertThat(after.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(after.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(after.attempt()).isEqualTo(1);
     assertThat(after.response()).isNull();
     assertThat(InContainerAccess.completed(requestState))
@@ -272,7 +271,7 @@ class IdempotencyInContainerIT {
     transaction.commit();
 
     IdempotencyRecord record = record(CREATE, key);
-    assertThat(record.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(record.response().body()).isEqualTo(sent);
     assertThat(widgets.countByName(name)).isEqualTo(1);
     assertThat(InContainerAccess.completed(requestState)).isNotNull();
@@ -322,14 +321,14 @@ class IdempotencyInContainerIT {
             ClaimLostException.class, lost -> assertThat(lost.claim()).isEqualTo(stale));
     assertThat(records.release(stale)).isFalse();
     IdempotencyRecord untouched = record(operation, key);
-    assertThat(untouched.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(untouched.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(untouched.attempt()).isEqualTo(2);
     assertThat(untouched.response()).isNull();
 
     StoredResponse stored = records.complete(current, jsonResponse("{\"by\":\"current\"}"));
 
     IdempotencyRecord completed = record(operation, key);
-    assertThat(completed.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(completed.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(completed.attempt()).isEqualTo(2);
     assertThat(completed.response()).isEqualTo(stored);
     assertThat(completed.response().body())
@@ -354,7 +353,7 @@ class IdempotencyInContainerIT {
 
     assertThat(widgets.countByName(name)).as("the stale owner's row never commits").isZero();
     IdempotencyRecord record = record(CREATE, key);
-    assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(record.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(record.attempt()).isEqualTo(2);
     assertThat(records.release(current)).isTrue();
   }
@@ -373,7 +372,8 @@ class IdempotencyInContainerIT {
     assertThat(created.statusCode()).isEqualTo(201);
     assertThat(observer.seenBy(key))
         .isEqualTo("in a transaction: true; claim seen by another transaction: no committed row");
-    assertThat(record("widgets.create-observed", key).status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record("widgets.create-observed", key).status())
+        .isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(widgets.countByName(name)).isEqualTo(1);
   }
 
@@ -399,7 +399,7 @@ class IdempotencyInContainerIT {
             key,
             "{\"name\":\"validated-" + key.substring(0, 8) + "\",\"size\":1}");
     assertThat(fixed.statusCode()).isEqualTo(201);
-    assertThat(record(operation, key).status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record(operation, key).status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
   }
 
   // Client side: what any HTTP client sees of the same application.

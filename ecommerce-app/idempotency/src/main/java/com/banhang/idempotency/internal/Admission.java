@@ -5,10 +5,9 @@ import com.banhang.idempotency.IdempotencyEvent.Outcome;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SideEffects;
-import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -144,7 +143,7 @@ public class Admission {
 
   /** The row's expiry while a row binds the key; a released tombstone binds nothing. */
   static Instant expiryOf(IdempotencyRecord existing, Duration ttl) {
-    return existing == null || existing.status() == RecordStatus.RELEASED
+    return existing == null || existing.status() == IdempotencyRecord.Status.RELEASED
         ? expiryOfAClaimMadeNow(ttl)
         : existing.expiresAt();
   }

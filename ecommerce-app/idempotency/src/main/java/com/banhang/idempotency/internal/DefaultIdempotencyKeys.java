@@ -37,7 +37,7 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
 
   @Override
   public StoredResponse complete(ClaimedKey claim, Response response) {
-    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
+    StoredResponse stored = StoredResponse.capture(response, settings.storedHeaders());
     if (!store.complete(claim, stored)) {
       throw new ClaimLostException(claim);
     }

@@ -6,8 +6,8 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.SideEffects;
-import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -51,7 +51,7 @@ public class DuplicateAnswers {
   private Response answerFromStore(
       Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
     String operation = claimRequest.operation();
-    if (!record.requestHash().equals(claimRequest.requestHash())) {
+    if (!record.fingerprint().equals(claimRequest.fingerprint())) {
       events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED, claimTime));
       return problems.response(
           IdempotencyProblem.KEY_REUSED,
@@ -63,14 +63,14 @@ public class DuplicateAnswers {
     if (current.completed()) {
       // Opens the stored body first: one that cannot be opened is not counted as a replay.
       Response replay =
-          Response.fromResponse(StoredResponses.toResponse(current.response()))
+          Response.fromResponse(current.response().toResponse())
               .header(IdempotencyGate.REPLAYED_HEADER, "true")
               .build();
       events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED, claimTime));
       return replay;
     }
     if (current.outcomeUnknown() && current.response() != null) {
-      Response stored = problems.withRetryAfter(StoredResponses.toResponse(current.response()));
+      Response stored = problems.withRetryAfter(current.response().toResponse());
       events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
       return stored;
     }

@@ -232,8 +232,9 @@ public class IdempotencySettings {
   }
 
   /**
-   * The allowlist of response headers kept for replay. Headers of the fixed denylist ({@link
-   * StoredResponses#isNeverStored}) are never stored whatever this list says.
+   * The allowlist of response headers kept for replay. Headers of the fixed denylist of {@link
+   * com.banhang.idempotency.StoredResponse} (cookies, credentials) are never stored whatever this
+   * list says.
    */
   public List<String> storedHeaders() {
     return storedHeaders;

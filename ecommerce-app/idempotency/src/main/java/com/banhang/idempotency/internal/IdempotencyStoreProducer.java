@@ -8,16 +8,20 @@ import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
  * Makes the store for the data source named by {@code idempotency.datasource}, and its
- * administration; the dialect comes from the database itself. Both are one JDBC store underneath,
- * made on first use. An application can replace them with {@code @Alternative} producers (of both:
- * the gate uses the store, {@code IdempotencyKeys} both).
+ * administration; the dialect comes from the database itself. Both are one JDBC store underneath.
+ *
+ * <p>Both are made on first use rather than at start-up: the container calls these producers when a
+ * request first reaches the store through its application-scoped proxy, and calls them again on the
+ * next use if they failed. So a database that is down when the server starts makes requests fail
+ * closed (503) instead of the application failing to deploy, and once it is up nothing stands
+ * between a request and the JDBC store. An application can replace them with {@code @Alternative}
+ * producers (of both: the gate uses the store, {@code IdempotencyKeys} both).
  */
 @ApplicationScoped
 public class IdempotencyStoreProducer {
@@ -29,13 +33,13 @@ public class IdempotencyStoreProducer {
   @Produces
   @ApplicationScoped
   IdempotencyStore store() {
-    return new LazyIdempotencyStore(this::resolve, IdempotencyStoreProducer::insideJtaTransaction);
+    return resolve();
   }
 
   @Produces
   @ApplicationScoped
   IdempotencyStoreAdministration administration() {
-    return new LazyIdempotencyStore.Administration(() -> resolve().administration());
+    return resolve().administration();
   }
 
   private JdbcIdempotencyStore resolve() {
@@ -61,18 +65,6 @@ public class IdempotencyStoreProducer {
     } catch (IllegalArgumentException e) {
       throw new IdempotencyStoreUnavailableException(
           "the body encryption keys are configured wrongly: " + e.getMessage(), e);
-    }
-  }
-
-  /** Whether the calling thread runs inside a JTA transaction; false where there is no JTA. */
-  private static boolean insideJtaTransaction() {
-    try {
-      TransactionSynchronizationRegistry transactions =
-          (TransactionSynchronizationRegistry)
-              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
-      return transactions.getTransactionKey() != null;
-    } catch (NamingException | ClassCastException e) {
-      return false;
     }
   }
 

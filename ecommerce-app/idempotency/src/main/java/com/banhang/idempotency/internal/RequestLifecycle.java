@@ -5,7 +5,7 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.StoredResponse;
-import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.transaction.Status;

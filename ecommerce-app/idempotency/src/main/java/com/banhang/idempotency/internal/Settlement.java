@@ -8,8 +8,8 @@ import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.internal.RequestLifecycle.Phase;
-import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import com.banhang.idempotency.spi.KeyBusyException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -52,7 +52,7 @@ public class Settlement {
    */
   Response complete(Response response) {
     ClaimedKey claim = lifecycle.claim();
-    StoredResponse stored = StoredResponses.capture(response, settings.storedHeaders());
+    StoredResponse stored = StoredResponse.capture(response, settings.storedHeaders());
     boolean written =
         lifecycle.claimedInTransaction() != null
             ? store.completeInTransaction(lifecycle.claimedInTransaction(), stored)
@@ -62,7 +62,7 @@ public class Settlement {
     }
     lifecycle.completedUncommitted(stored);
     events.fire(new IdempotencyEvent(claim.operation(), Outcome.COMPLETED));
-    return StoredResponses.toResponse(stored);
+    return stored.toResponse();
   }
 
   /**
@@ -141,7 +141,7 @@ public class Settlement {
     int status = response.getStatus();
     if (phase != Phase.CLAIMED && status >= 400 && status < 500) {
       StoredResponse stored =
-          StoredResponses.capture(toResponse(response), settings.storedHeaders());
+          StoredResponse.capture(toResponse(response), settings.storedHeaders());
       if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
         response.setEntity(stored.body());
         lifecycle.rejectionStored(stored);

@@ -2,8 +2,8 @@ package com.banhang.idempotency.jdbc;
 
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.StoredResponse;
-import com.banhang.idempotency.spi.ClaimRequest;
-import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -59,6 +59,11 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
   }
 
   private ClaimResult claim(ClaimRequest request, boolean inTransaction) {
+    if (inTransaction) {
+      requireCallersTransaction();
+    } else {
+      refuseCallersTransaction();
+    }
     // A round is lost only when the row vanished (released, purged) between our insert and read.
     for (int round = 0; round < MAX_ROUNDS; round++) {
       if (insertNew(request, inTransaction)) {
@@ -102,7 +107,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
           request.tenant(),
           request.operation(),
           request.key(),
-          request.requestHash(),
+          request.fingerprint(),
           request.lease().toMillis(),
           request.ttl().toMillis());
       return true;
@@ -141,7 +146,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
                   + " AND (request_hash = ? OR expires_at <= "
                   + NOW
                   + ")))",
-              request.requestHash(),
+              request.fingerprint(),
               request.lease().toMillis(),
               request.ttl().toMillis(),
               request.tenant(),
@@ -149,7 +154,7 @@ public class H2IdempotencyStore extends JdbcIdempotencyStore {
               request.key(),
               record.attempt(),
               request.takeoverAllowed(),
-              request.requestHash())
+              request.fingerprint())
           == 1;
     } catch (SQLException e) {
       if (e.getErrorCode() == CONCURRENT_UPDATE) {

@@ -3,10 +3,10 @@ package com.banhang.idempotency.jdbc;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
-import com.banhang.idempotency.spi.ClaimRequest;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,6 +18,8 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
@@ -163,7 +165,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                   + ") OR (status = 'PROCESSING' AND outcome IS NULL AND locked_until <= "
                   + now()
                   + "))",
-              claim.requestHash(),
+              claim.fingerprint(),
               claim.attempt(),
               utc(claim.createdAt()),
               utc(claim.expiresAt()),
@@ -196,7 +198,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
           claim.tenant(),
           claim.operation(),
           claim.key(),
-          claim.requestHash(),
+          claim.fingerprint(),
           claim.attempt(),
           utc(claim.createdAt()),
           utc(claim.expiresAt()),
@@ -299,9 +301,45 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
   }
 
   /**
+   * A claim that commits on its own ({@link #claim}) is refused inside a caller's JTA transaction:
+   * made on the transaction's connection, it would commit or roll back with the caller, and stay
+   * invisible to duplicates until then. {@link #requireAutoCommit} cannot see this on Open Liberty,
+   * whose connection handle answers {@code getAutoCommit() == true} inside a global transaction
+   * (seen in it-arquillian; docs/sqlserver.md, "The claim refuses every caller's transaction"), so
+   * the transaction manager is asked.
+   */
+  protected static void refuseCallersTransaction() {
+    if (Boolean.TRUE.equals(jtaTransactionActive())) {
+      throw new IdempotencyStoreUnavailableException(
+          "a claim must run outside any transaction: it commits on its own, before the operation",
+          null);
+    }
+  }
+
+  /** The other way round: a claim in the operation's transaction ({@link #claimInTransaction}). */
+  protected static void requireCallersTransaction() {
+    if (Boolean.FALSE.equals(jtaTransactionActive())) {
+      throw new IdempotencyStoreUnavailableException(
+          "a claim in the operation's transaction needs that transaction: none is active", null);
+    }
+  }
+
+  /** Whether the calling thread runs in a JTA transaction; null where there is no JTA. */
+  private static Boolean jtaTransactionActive() {
+    try {
+      TransactionSynchronizationRegistry transactions =
+          (TransactionSynchronizationRegistry)
+              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+      return transactions.getTransactionKey() != null;
+    } catch (NamingException | ClassCastException | NoClassDefFoundError e) {
+      return null;
+    }
+  }
+
+  /**
    * A claim commits on its own, before the operation runs: a connection that belongs to a caller's
-   * transaction (auto-commit off, as a JTA transaction's connection is) is refused, since a claim
-   * made on it would commit, or roll back, with the caller.
+   * transaction (auto-commit off, as a plain JDBC transaction's connection is) is refused, since a
+   * claim made on it would commit, or roll back, with the caller.
    */
   protected static void requireAutoCommit(Connection connection) throws SQLException {
     if (!connection.getAutoCommit()) {
@@ -426,7 +464,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
                 request.tenant(),
                 request.operation(),
                 request.key(),
-                request.requestHash(),
+                request.fingerprint(),
                 request.lease().toMillis(),
                 request.ttl().toSeconds(),
                 request.takeoverAllowed()));
@@ -467,8 +505,8 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     String tenant = rs.getString(i++);
     String operation = rs.getString(i++);
     String key = rs.getString(i++);
-    String requestHash = rs.getString(i++);
-    RecordStatus status = RecordStatus.valueOf(rs.getString(i++).trim());
+    String fingerprint = rs.getString(i++);
+    IdempotencyRecord.Status status = IdempotencyRecord.Status.valueOf(rs.getString(i++).trim());
     boolean outcomeUnknown = "UNKNOWN".equals(rs.getString(i++));
     int attempt = rs.getInt(i++);
     Instant lockedUntil = instant(rs, i++);
@@ -494,7 +532,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
         tenant,
         operation,
         key,
-        requestHash,
+        fingerprint,
         status,
         outcomeUnknown,
         attempt,

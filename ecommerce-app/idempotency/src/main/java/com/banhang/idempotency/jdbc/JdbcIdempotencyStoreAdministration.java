@@ -6,7 +6,6 @@ import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.spi.IdempotencyStoreAdministration;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -166,7 +165,7 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
             bucketCounts.add(
                 new KeyStatistics.BucketCount(
                     rs.getString(1),
-                    RecordStatus.valueOf(rs.getString(2).trim()),
+                    IdempotencyRecord.Status.valueOf(rs.getString(2).trim()),
                     buckets[rs.getInt(3)],
                     rs.getLong(4)));
           }
@@ -181,7 +180,7 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
           groups.add(
               new KeyStatistics.StatusGroup(
                   rs.getString(1),
-                  RecordStatus.valueOf(rs.getString(2).trim()),
+                  IdempotencyRecord.Status.valueOf(rs.getString(2).trim()),
                   rs.getLong(3),
                   JdbcIdempotencyStore.instant(rs, 4)));
         }

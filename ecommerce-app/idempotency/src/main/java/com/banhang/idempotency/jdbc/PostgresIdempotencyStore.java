@@ -1,7 +1,7 @@
 package com.banhang.idempotency.jdbc;
 
-import com.banhang.idempotency.spi.ClaimRequest;
-import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,6 +26,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
 
   @Override
   public ClaimResult claim(ClaimRequest request) {
+    refuseCallersTransaction();
     // clock_timestamp() here is read after the function ran: the database's clock at the read.
     String sql =
         "SELECT won, "
@@ -53,6 +54,7 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
    */
   @Override
   public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
+    requireCallersTransaction();
     String sql =
         "SELECT won, "
             + COLUMNS

@@ -1,8 +1,8 @@
 package com.banhang.idempotency.jdbc;
 
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.spi.ClaimRequest;
-import com.banhang.idempotency.spi.ClaimResult;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.CallableStatement;
 import java.sql.Connection;
@@ -26,6 +26,7 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
 
   @Override
   public ClaimResult claim(ClaimRequest request) {
+    refuseCallersTransaction();
     try (Connection connection = dataSource.getConnection();
         CallableStatement call =
             connection.prepareCall("{call dbo.usp_idempotency_claim(?, ?, ?, ?, ?, ?, ?)}")) {
@@ -60,6 +61,7 @@ public class SqlServerIdempotencyStore extends JdbcIdempotencyStore {
    */
   @Override
   public ClaimResult claimInTransaction(ClaimRequest request, Duration lockWait) {
+    requireCallersTransaction();
     try (Connection connection = dataSource.getConnection();
         CallableStatement call =
             connection.prepareCall(

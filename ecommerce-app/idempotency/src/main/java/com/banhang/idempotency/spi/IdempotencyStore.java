@@ -73,4 +73,29 @@ public interface IdempotencyStore {
   boolean release(ClaimedKey claim);
 
   Optional<IdempotencyRecord> find(String tenant, String operation, String key);
+
+  /**
+   * What a request asks of the store when it presents a key.
+   *
+   * @param fingerprint the request's fingerprint: a retry whose fingerprint differs is a reuse of
+   *     the key for another request
+   * @param lease how long the winner owns the key before a retry may take it over
+   * @param ttl how long the key stays bound to its first result
+   * @param takeoverAllowed whether an expired lease may be taken over: only when an abandoned
+   *     attempt is known to have had no effect (local operations)
+   */
+  record ClaimRequest(
+      String tenant,
+      String operation,
+      String key,
+      String fingerprint,
+      Duration lease,
+      Duration ttl,
+      boolean takeoverAllowed) {}
+
+  /**
+   * The answer of one claim: the row as the database holds it after the call, and whether this call
+   * became its owner (a new key, a takeover of an expired lease, or a reuse of an expired key).
+   */
+  record ClaimResult(boolean won, IdempotencyRecord record) {}
 }

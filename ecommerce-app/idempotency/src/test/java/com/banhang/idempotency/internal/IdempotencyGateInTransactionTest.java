@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.Idempotent;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SharedConnection;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
@@ -114,7 +113,7 @@ class IdempotencyGateInTransactionTest {
     tx.commit();
 
     IdempotencyRecord stored = row("k1");
-    assertThat(stored.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(stored.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(stored.response().status()).isEqualTo(201);
     assertThat(stored.response().headers()).containsEntry("Location", "/widgets/w1");
     assertThat(events)
@@ -252,7 +251,7 @@ class IdempotencyGateInTransactionTest {
     respond(gate, 409);
 
     IdempotencyRecord stored = row("k1");
-    assertThat(stored.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(stored.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(stored.response().status()).isEqualTo(409);
   }
 

@@ -10,7 +10,6 @@ import com.banhang.idempotency.IdempotencyEvent.Outcome;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SideEffects;
 import com.banhang.idempotency.internal.GateFixtures.FakeRequest;
 import com.banhang.idempotency.internal.RequestLifecycle.Phase;
@@ -180,7 +179,7 @@ class RequestLifecycleTest {
     assertThat(first.getStatus()).isEqualTo(201);
     assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED);
     IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
-    assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(row.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(row.response().headers()).containsEntry("Location", "/widgets/w1");
     assertThat(events)
         .extracting(IdempotencyEvent::outcome)
@@ -252,7 +251,7 @@ class RequestLifecycleTest {
 
     assertThat(gate.lifecycle.phase()).isEqualTo(Phase.OUTCOME_UNKNOWN);
     IdempotencyRecord row = store.find("alice", "widgets.create", "p1").orElseThrow();
-    assertThat(row.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(row.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(row.outcomeUnknown()).isTrue();
     assertThat(new String(row.response().body(), UTF_8)).contains("payment-outcome-unknown");
   }
@@ -270,7 +269,7 @@ class RequestLifecycleTest {
 
     assertThat(gate.lifecycle.phase()).isEqualTo(Phase.COMPLETED);
     IdempotencyRecord row = store.find("alice", "widgets.create", "k1").orElseThrow();
-    assertThat(row.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(row.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(row.response().status()).isEqualTo(409);
   }
 
@@ -409,7 +408,7 @@ class RequestLifecycleTest {
 
     assertThat(gate.lifecycle.phase()).isEqualTo(Phase.RELEASED);
     assertThat(store.find("alice", "widgets.create", "p1").orElseThrow().status())
-        .isEqualTo(RecordStatus.RELEASED);
+        .isEqualTo(IdempotencyRecord.Status.RELEASED);
   }
 
   @Test

@@ -9,13 +9,12 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.SharedConnection;
 import com.banhang.idempotency.SkewedDataSource;
 import com.banhang.idempotency.internal.RecordsOver;
-import com.banhang.idempotency.spi.ClaimRequest;
-import com.banhang.idempotency.spi.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStore;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import com.banhang.idempotency.spi.IdempotencyStoreContract;
 import com.banhang.idempotency.spi.KeyBusyException;
 import java.sql.Connection;
@@ -176,7 +175,7 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
       assertThat(result.won()).isTrue();
       IdempotencyRecord claimed = result.record();
       assertThat(claimed.attempt()).isEqualTo(1);
-      assertThat(claimed.status()).isEqualTo(RecordStatus.PROCESSING);
+      assertThat(claimed.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
       assertThat(claimed.expiresAt()).isAfter(Instant.now().plus(LONG).minusSeconds(5));
       assertThat(store.find(TENANT, OPERATION, key)).as("nothing committed yet").isEmpty();
 
@@ -185,9 +184,9 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
       tx.commit();
 
       IdempotencyRecord stored = store.find(TENANT, OPERATION, key).orElseThrow();
-      assertThat(stored.status()).isEqualTo(RecordStatus.COMPLETED);
+      assertThat(stored.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
       assertThat(stored.attempt()).isEqualTo(1);
-      assertThat(stored.requestHash()).isEqualTo(HASH);
+      assertThat(stored.fingerprint()).isEqualTo(HASH);
       assertThat(stored.response()).isEqualTo(response(key));
       assertThat(stored.expiresAt()).isEqualTo(claimed.expiresAt());
       assertThat(resourceRef(key)).isEqualTo("/api/v1/orders/" + key);
@@ -225,7 +224,7 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
         .hasSize(31)
         .allSatisfy(
             r -> {
-              assertThat(r.record().status()).isEqualTo(RecordStatus.COMPLETED);
+              assertThat(r.record().status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
               assertThat(r.record().attempt()).isEqualTo(1);
               assertThat(r.record().response()).isEqualTo(response(key));
             });
@@ -381,7 +380,7 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
       waiterThread.shutdownNow();
     }
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().status())
-        .isEqualTo(RecordStatus.COMPLETED);
+        .isEqualTo(IdempotencyRecord.Status.COMPLETED);
   }
 
   /**
@@ -503,7 +502,7 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
 
     assertThat(reuse.won()).isFalse();
     assertThat(reuse.record().completed()).isTrue();
-    assertThat(reuse.record().requestHash()).isEqualTo(HASH);
+    assertThat(reuse.record().fingerprint()).isEqualTo(HASH);
   }
 
   @Test

@@ -9,7 +9,7 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.StoredResponse;
-import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
@@ -148,7 +147,7 @@ class SqlServerStatementsTest {
             OPERATION,
             KEY,
             "a".repeat(64),
-            RecordStatus.PROCESSING,
+            IdempotencyRecord.Status.PROCESSING,
             false,
             2,
             now,

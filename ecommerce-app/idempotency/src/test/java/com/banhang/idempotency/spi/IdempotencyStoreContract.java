@@ -8,8 +8,9 @@ import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -113,8 +114,8 @@ public abstract class IdempotencyStoreContract {
     assertThat(result.won()).isTrue();
     IdempotencyRecord record = result.record();
     assertThat(record.attempt()).isEqualTo(1);
-    assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
-    assertThat(record.requestHash()).isEqualTo(HASH);
+    assertThat(record.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
+    assertThat(record.fingerprint()).isEqualTo(HASH);
     assertThat(record.outcomeUnknown()).isFalse();
     assertThat(record.response()).isNull();
     assertThat(record.completedAt()).isNull();
@@ -130,7 +131,7 @@ public abstract class IdempotencyStoreContract {
 
     assertThat(second.won()).isFalse();
     assertThat(second.record().attempt()).isEqualTo(1);
-    assertThat(second.record().requestHash()).isEqualTo(HASH);
+    assertThat(second.record().fingerprint()).isEqualTo(HASH);
     assertThat(second.record().createdAt()).isEqualTo(first.record().createdAt());
   }
 
@@ -145,8 +146,8 @@ public abstract class IdempotencyStoreContract {
         .allSatisfy(
             r -> {
               assertThat(r.record().attempt()).isEqualTo(1);
-              assertThat(r.record().requestHash()).isEqualTo(HASH);
-              assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
+              assertThat(r.record().fingerprint()).isEqualTo(HASH);
+              assertThat(r.record().status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
             });
   }
 
@@ -169,8 +170,8 @@ public abstract class IdempotencyStoreContract {
             });
     assertThat(store.complete(alice.record().claimedKey(), response("alice"))).isTrue();
     assertThat(store.find("bob", OPERATION, key).orElseThrow().status())
-        .isEqualTo(RecordStatus.PROCESSING);
-    assertThat(store.find("alice", "payments.charge", key).orElseThrow().requestHash())
+        .isEqualTo(IdempotencyRecord.Status.PROCESSING);
+    assertThat(store.find("alice", "payments.charge", key).orElseThrow().fingerprint())
         .isEqualTo(OTHER_HASH);
   }
 
@@ -185,7 +186,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(store.complete(claim, response)).isTrue();
 
     IdempotencyRecord record = store.find(TENANT, OPERATION, key).orElseThrow();
-    assertThat(record.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(record.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(record.completedAt()).isNotNull();
     assertThat(record.response().status()).isEqualTo(201);
     assertThat(record.response().headers()).containsExactlyEntriesOf(response.headers());
@@ -203,7 +204,7 @@ public abstract class IdempotencyStoreContract {
     ClaimResult again = store.claim(request(key, HASH, SHORT_LEASE, LONG, true));
 
     assertThat(again.won()).isFalse();
-    assertThat(again.record().status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(again.record().status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(again.record().attempt()).isEqualTo(1);
     assertThat(again.record().response()).isEqualTo(response("first"));
   }
@@ -236,7 +237,7 @@ public abstract class IdempotencyStoreContract {
       ClaimResult again = tx.store().claimInTransaction(request(key, HASH, LONG, LONG, true), LONG);
 
       assertThat(again.won()).isFalse();
-      assertThat(again.record().status()).isEqualTo(RecordStatus.COMPLETED);
+      assertThat(again.record().status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
       assertThat(again.record().response()).isEqualTo(response(key));
       tx.commit();
     }
@@ -258,9 +259,9 @@ public abstract class IdempotencyStoreContract {
       tx.commit();
     }
     IdempotencyRecord stored = store.find(TENANT, OPERATION, key).orElseThrow();
-    assertThat(stored.status()).isEqualTo(RecordStatus.COMPLETED);
+    assertThat(stored.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(stored.attempt()).isEqualTo(2);
-    assertThat(stored.requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(stored.fingerprint()).isEqualTo(OTHER_HASH);
   }
 
   @Test
@@ -339,7 +340,7 @@ public abstract class IdempotencyStoreContract {
 
     assertThat(takeover.won()).isTrue();
     assertThat(takeover.record().attempt()).isEqualTo(2);
-    assertThat(takeover.record().status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(takeover.record().status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(takeover.record().lockedUntil()).isAfter(storeNow().plus(LONG).minusSeconds(5));
   }
 
@@ -367,7 +368,7 @@ public abstract class IdempotencyStoreContract {
 
     assertThat(retry.won()).isTrue();
     assertThat(retry.record().attempt()).isEqualTo(2);
-    assertThat(retry.record().requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(retry.record().fingerprint()).isEqualTo(OTHER_HASH);
     assertThat(remote.won()).as("a remote claim is never taken over").isFalse();
   }
 
@@ -388,7 +389,7 @@ public abstract class IdempotencyStoreContract {
 
     assertThat(retry.won()).isFalse();
     assertThat(retry.record().attempt()).isEqualTo(1);
-    assertThat(retry.record().requestHash()).isEqualTo(HASH);
+    assertThat(retry.record().fingerprint()).isEqualTo(HASH);
   }
 
   @Test
@@ -404,7 +405,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(retry.won()).isFalse();
     assertThat(retry.record().attempt()).isEqualTo(1);
     assertThat(retry.record().outcomeUnknown()).isTrue();
-    assertThat(retry.record().status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(retry.record().status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(retry.record().response()).isEqualTo(problem());
   }
 
@@ -471,13 +472,13 @@ public abstract class IdempotencyStoreContract {
 
     assertThat(store.release(claim)).isTrue();
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().status())
-        .isEqualTo(RecordStatus.RELEASED);
+        .isEqualTo(IdempotencyRecord.Status.RELEASED);
 
     ClaimResult next = store.claim(request(key, OTHER_HASH, LONG, LONG, false));
     assertThat(next.won()).isTrue();
     assertThat(next.record().attempt()).isEqualTo(2);
-    assertThat(next.record().status()).isEqualTo(RecordStatus.PROCESSING);
-    assertThat(next.record().requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(next.record().status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
+    assertThat(next.record().fingerprint()).isEqualTo(OTHER_HASH);
   }
 
   @Test
@@ -490,7 +491,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(store.release(first)).isFalse();
     assertThat(store.complete(first, new StoredResponse(201, Map.of(), new byte[] {1}))).isFalse();
     assertThat(store.find(TENANT, OPERATION, key).orElseThrow().status())
-        .isEqualTo(RecordStatus.PROCESSING);
+        .isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(store.complete(second, new StoredResponse(201, Map.of(), new byte[] {1}))).isTrue();
   }
 
@@ -505,8 +506,8 @@ public abstract class IdempotencyStoreContract {
     ClaimResult again = store.claim(request(key, OTHER_HASH, LONG, LONG, false));
 
     assertThat(again.won()).isTrue();
-    assertThat(again.record().status()).isEqualTo(RecordStatus.PROCESSING);
-    assertThat(again.record().requestHash()).isEqualTo(OTHER_HASH);
+    assertThat(again.record().status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
+    assertThat(again.record().fingerprint()).isEqualTo(OTHER_HASH);
     assertThat(again.record().response()).isNull();
     assertThat(again.record().completedAt()).isNull();
     assertThat(again.record().attempt()).isGreaterThan(first.attempt());
@@ -529,8 +530,8 @@ public abstract class IdempotencyStoreContract {
     assertThat(results)
         .allSatisfy(
             r -> {
-              assertThat(r.record().status()).isEqualTo(RecordStatus.PROCESSING);
-              assertThat(r.record().requestHash()).isEqualTo(OTHER_HASH);
+              assertThat(r.record().status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
+              assertThat(r.record().fingerprint()).isEqualTo(OTHER_HASH);
               assertThat(r.record().attempt()).isEqualTo(results.get(0).record().attempt());
             });
   }
@@ -572,7 +573,7 @@ public abstract class IdempotencyStoreContract {
     assertThat(administration.purgeExpired(100)).isZero();
 
     IdempotencyRecord record = store.find(TENANT, OPERATION, key).orElseThrow();
-    assertThat(record.status()).isEqualTo(RecordStatus.PROCESSING);
+    assertThat(record.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
     assertThat(record.expiresAt()).isBefore(storeNow());
   }
 
@@ -601,7 +602,7 @@ public abstract class IdempotencyStoreContract {
         .allSatisfy(
             r -> {
               assertThat(r.operation()).isEqualTo(OPERATION);
-              assertThat(r.status()).isEqualTo(RecordStatus.PROCESSING);
+              assertThat(r.status()).isEqualTo(IdempotencyRecord.Status.PROCESSING);
               assertThat(r.age()).isGreaterThanOrEqualTo(minAge);
             });
   }
@@ -747,7 +748,7 @@ public abstract class IdempotencyStoreContract {
         .anySatisfy(
             g -> {
               assertThat(g.operation()).isEqualTo(OPERATION);
-              assertThat(g.status()).isEqualTo(RecordStatus.COMPLETED);
+              assertThat(g.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
               assertThat(g.rows()).isEqualTo(1);
             });
 

@@ -6,8 +6,9 @@ import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.idempotency.StoredResponse;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -90,7 +91,7 @@ public final class InMemoryIdempotencyStore
                 r.tenant(),
                 r.operation(),
                 r.key(),
-                r.requestHash(),
+                r.fingerprint(),
                 r.status(),
                 r.outcomeUnknown(),
                 r.attempt(),
@@ -141,7 +142,18 @@ public final class InMemoryIdempotencyStore
   @Override
   public synchronized boolean complete(ClaimedKey claim, StoredResponse response) {
     return fenced(
-        claim, r -> copy(r, RecordStatus.COMPLETED, false, now, now, response, null, null, null));
+        claim,
+        r ->
+            copy(
+                r,
+                IdempotencyRecord.Status.COMPLETED,
+                false,
+                now,
+                now,
+                response,
+                null,
+                null,
+                null));
   }
 
   /** Still processing, its lease and last check kept, with the problem retries are given. */
@@ -152,7 +164,7 @@ public final class InMemoryIdempotencyStore
         r ->
             copy(
                 r,
-                RecordStatus.PROCESSING,
+                IdempotencyRecord.Status.PROCESSING,
                 true,
                 r.lockedUntil(),
                 r.completedAt(),
@@ -166,7 +178,8 @@ public final class InMemoryIdempotencyStore
   @Override
   public synchronized boolean release(ClaimedKey claim) {
     return fenced(
-        claim, r -> copy(r, RecordStatus.RELEASED, false, now, now, null, null, null, null));
+        claim,
+        r -> copy(r, IdempotencyRecord.Status.RELEASED, false, now, now, null, null, null, null));
   }
 
   @Override
@@ -184,7 +197,10 @@ public final class InMemoryIdempotencyStore
       return List.of();
     }
     return rows.values().stream()
-        .filter(r -> r.operation().equals(operation) && r.status() == RecordStatus.PROCESSING)
+        .filter(
+            r ->
+                r.operation().equals(operation)
+                    && r.status() == IdempotencyRecord.Status.PROCESSING)
         .filter(r -> r.createdAt().isBefore(now.minus(minAge)))
         .filter(r -> r.lastCheck() == null || !skipChecks.contains(r.lastCheck()))
         .sorted(Comparator.comparing(IdempotencyRecord::createdAt))
@@ -202,7 +218,7 @@ public final class InMemoryIdempotencyStore
                 r.tenant(),
                 r.operation(),
                 r.key(),
-                r.requestHash(),
+                r.fingerprint(),
                 r.status(),
                 r.outcomeUnknown(),
                 r.attempt(),
@@ -224,7 +240,7 @@ public final class InMemoryIdempotencyStore
     rows.forEach(
         (scope, r) -> {
           // Strictly before now, as the databases' purge statements compare.
-          if (r.status() != RecordStatus.PROCESSING && r.expiresAt().isBefore(now)) {
+          if (r.status() != IdempotencyRecord.Status.PROCESSING && r.expiresAt().isBefore(now)) {
             expired.add(scope);
           }
         });
@@ -238,7 +254,7 @@ public final class InMemoryIdempotencyStore
     checkAvailable();
     List<IdempotencyRecord> matching =
         rows.values().stream()
-            .filter(r -> r.status() == RecordStatus.PROCESSING)
+            .filter(r -> r.status() == IdempotencyRecord.Status.PROCESSING)
             .filter(r -> query.tenant() == null || query.tenant().equals(r.tenant()))
             .filter(r -> query.operation() == null || query.operation().equals(r.operation()))
             .filter(
@@ -282,7 +298,7 @@ public final class InMemoryIdempotencyStore
       byStatus
           .computeIfAbsent(List.of(r.operation(), r.status().name()), k -> new ArrayList<>())
           .add(r);
-      if (r.status() == RecordStatus.PROCESSING && !r.lockedUntil().isAfter(now)) {
+      if (r.status() == IdempotencyRecord.Status.PROCESSING && !r.lockedUntil().isAfter(now)) {
         expiredLeases.merge(r.operation(), 1L, Long::sum);
       }
     }
@@ -292,7 +308,7 @@ public final class InMemoryIdempotencyStore
             buckets.add(
                 new KeyStatistics.BucketCount(
                     (String) k.get(0),
-                    RecordStatus.valueOf((String) k.get(1)),
+                    IdempotencyRecord.Status.valueOf((String) k.get(1)),
                     ages[(Integer) k.get(2)],
                     n)));
     List<KeyStatistics.StatusGroup> groups = new ArrayList<>();
@@ -301,7 +317,7 @@ public final class InMemoryIdempotencyStore
             groups.add(
                 new KeyStatistics.StatusGroup(
                     (String) k.get(0),
-                    RecordStatus.valueOf((String) k.get(1)),
+                    IdempotencyRecord.Status.valueOf((String) k.get(1)),
                     group.size(),
                     group.stream()
                         .map(IdempotencyRecord::createdAt)
@@ -375,7 +391,7 @@ public final class InMemoryIdempotencyStore
           request.takeoverAllowed()
               && !r.outcomeUnknown()
               && leaseOver
-              && (r.requestHash().equals(request.requestHash()) || expired);
+              && (r.fingerprint().equals(request.fingerprint()) || expired);
     };
   }
 
@@ -384,7 +400,9 @@ public final class InMemoryIdempotencyStore
     checkAvailable();
     Scope scope = new Scope(claim.tenant(), claim.operation(), claim.key());
     IdempotencyRecord r = rows.get(scope);
-    if (r == null || r.status() != RecordStatus.PROCESSING || r.attempt() != claim.attempt()) {
+    if (r == null
+        || r.status() != IdempotencyRecord.Status.PROCESSING
+        || r.attempt() != claim.attempt()) {
       return false;
     }
     write(scope, change.apply(r));
@@ -396,8 +414,8 @@ public final class InMemoryIdempotencyStore
         request.tenant(),
         request.operation(),
         request.key(),
-        request.requestHash(),
-        RecordStatus.PROCESSING,
+        request.fingerprint(),
+        IdempotencyRecord.Status.PROCESSING,
         false,
         attempt,
         now.plus(request.lease()),
@@ -413,7 +431,7 @@ public final class InMemoryIdempotencyStore
 
   private IdempotencyRecord copy(
       IdempotencyRecord r,
-      RecordStatus status,
+      IdempotencyRecord.Status status,
       boolean outcomeUnknown,
       Instant lockedUntil,
       Instant completedAt,
@@ -425,7 +443,7 @@ public final class InMemoryIdempotencyStore
         r.tenant(),
         r.operation(),
         r.key(),
-        r.requestHash(),
+        r.fingerprint(),
         status,
         outcomeUnknown,
         r.attempt(),
@@ -465,7 +483,7 @@ public final class InMemoryIdempotencyStore
         r.tenant(),
         r.operation(),
         r.key(),
-        r.requestHash(),
+        r.fingerprint(),
         r.status(),
         r.outcomeUnknown(),
         r.attempt(),

@@ -30,7 +30,7 @@ public class KeyLookup {
         record.status().name(),
         record.outcomeUnknown(),
         record.attempt(),
-        record.requestHash(),
+        record.fingerprint(),
         record.createdAt(),
         record.completedAt(),
         record.expiresAt(),

@@ -3,7 +3,6 @@ package com.banhang.shop.admin.application;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.PaymentAttemptView;
 import com.banhang.shop.payments.api.PaymentAttempts;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,12 +42,12 @@ public class StuckOperations {
   /** The key, if it is still processing, with its payment attempt for a payments.charge key. */
   public Optional<StuckOperationDetail> detail(KeyRef ref) {
     return keys.find(ref.tenant(), ref.operation(), ref.key())
-        .filter(record -> record.status() == RecordStatus.PROCESSING)
+        .filter(record -> record.status() == IdempotencyRecord.Status.PROCESSING)
         .map(
             record ->
                 new StuckOperationDetail(
                     view(record),
-                    record.requestHash(),
+                    record.fingerprint(),
                     record.expiresAt(),
                     record.lastCheckDetail(),
                     payment(ref)));

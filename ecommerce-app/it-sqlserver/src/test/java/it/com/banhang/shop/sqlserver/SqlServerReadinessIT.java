@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.jdbc.SqlServerIdempotencyStore;
-import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
 import io.restassured.response.Response;
 import it.com.banhang.shop.Sandbox;
 import java.sql.Connection;

@@ -10,7 +10,7 @@ import static org.awaitility.Awaitility.await;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.jdbc.SqlServerIdempotencyStore;
-import com.banhang.idempotency.spi.ClaimRequest;
+import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import it.com.banhang.shop.Sandbox;

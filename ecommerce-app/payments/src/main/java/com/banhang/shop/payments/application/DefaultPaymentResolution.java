@@ -4,7 +4,6 @@ import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
@@ -307,7 +306,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
 
   private Optional<IdempotencyRecord> processingKey(String tenant, String key) {
     return keys.find(tenant, PayOrder.OPERATION, key)
-        .filter(record -> record.status() == RecordStatus.PROCESSING);
+        .filter(record -> record.status() == IdempotencyRecord.Status.PROCESSING);
   }
 
   private Resolution notProcessing(String tenant, String key, String what) {

@@ -4,7 +4,6 @@ import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
@@ -136,7 +135,7 @@ public class DefaultReconciliation implements Reconciliation {
   @Override
   public Outcome reconcileKey(String tenant, String key) {
     Optional<IdempotencyRecord> record = keys.find(tenant, PayOrder.OPERATION, key);
-    if (record.isEmpty() || record.get().status() != RecordStatus.PROCESSING) {
+    if (record.isEmpty() || record.get().status() != IdempotencyRecord.Status.PROCESSING) {
       return Outcome.NOT_PROCESSING;
     }
     Outcome outcome = examine(record.get());

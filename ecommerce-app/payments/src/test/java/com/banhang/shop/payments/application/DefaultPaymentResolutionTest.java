@@ -17,7 +17,6 @@ import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.Resolution.Result;
 import com.banhang.shop.payments.domain.model.Payment;
@@ -217,7 +216,8 @@ class DefaultPaymentResolutionTest {
     void aKeyThatIsNoLongerProcessingIsRefused() {
       when(keys.find(TENANT, PayOrder.OPERATION, KEY))
           .thenReturn(
-              Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
+              Optional.of(
+                  Fixtures.record(IdempotencyRecord.Status.COMPLETED, false, Instant.now(), null)));
 
       Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
 

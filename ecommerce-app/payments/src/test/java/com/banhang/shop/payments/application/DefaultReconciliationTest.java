@@ -19,7 +19,6 @@ import static org.mockito.Mockito.when;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
@@ -132,7 +131,8 @@ class DefaultReconciliationTest {
   @Test
   void aKeyStillLeasedIsRecordedAsStillRunningWithoutLookingAtIt() {
     IdempotencyRecord key =
-        Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(20), null);
+        Fixtures.record(
+            IdempotencyRecord.Status.PROCESSING, false, Instant.now().plusSeconds(20), null);
     runFinds(key);
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
@@ -292,7 +292,7 @@ class DefaultReconciliationTest {
   @Test
   void oneKeyOnRequestIsExaminedWhateverItsAgeAndLastCheck() {
     IdempotencyRecord parked =
-        Fixtures.record(RecordStatus.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
+        Fixtures.record(IdempotencyRecord.Status.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
     when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(parked));
     when(payments.attemptOf(parked.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY))
@@ -309,7 +309,8 @@ class DefaultReconciliationTest {
   @Test
   void oneKeyOnRequestWhoseLeaseRunsIsStillRunning() {
     IdempotencyRecord young =
-        Fixtures.record(RecordStatus.PROCESSING, false, Instant.now().plusSeconds(25), null);
+        Fixtures.record(
+            IdempotencyRecord.Status.PROCESSING, false, Instant.now().plusSeconds(25), null);
     when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(young));
 
     Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
@@ -323,7 +324,8 @@ class DefaultReconciliationTest {
   void oneKeyOnRequestThatIsNotProcessingChangesNothing() {
     when(keys.find(TENANT, PayOrder.OPERATION, KEY))
         .thenReturn(
-            Optional.of(Fixtures.record(RecordStatus.COMPLETED, false, Instant.now(), null)));
+            Optional.of(
+                Fixtures.record(IdempotencyRecord.Status.COMPLETED, false, Instant.now(), null)));
 
     assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NOT_PROCESSING);
 

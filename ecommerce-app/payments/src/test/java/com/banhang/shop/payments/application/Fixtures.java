@@ -6,7 +6,6 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import com.banhang.idempotency.IdempotencyRecord;
-import com.banhang.idempotency.RecordStatus;
 import com.banhang.shop.payments.domain.model.Payment;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +26,7 @@ final class Fixtures {
 
   /** A processing key claimed {@code age} ago whose lease ran out, its outcome marked unknown. */
   static IdempotencyRecord processing(Duration age) {
-    return record(RecordStatus.PROCESSING, true, Instant.now().minus(age), null);
+    return record(IdempotencyRecord.Status.PROCESSING, true, Instant.now().minus(age), null);
   }
 
   /** A processing key {@code key} whose lease ends at {@code lockedUntil} (null: unreadable). */
@@ -38,7 +37,7 @@ final class Fixtures {
         PayOrder.OPERATION,
         key,
         "hash",
-        RecordStatus.PROCESSING,
+        IdempotencyRecord.Status.PROCESSING,
         outcomeUnknown,
         2,
         lockedUntil,
@@ -64,7 +63,7 @@ final class Fixtures {
         PayOrder.OPERATION,
         KEY,
         "hash",
-        RecordStatus.PROCESSING,
+        IdempotencyRecord.Status.PROCESSING,
         outcomeUnknown,
         2,
         databaseNow.plus(leaseLeft),
@@ -79,7 +78,10 @@ final class Fixtures {
   }
 
   static IdempotencyRecord record(
-      RecordStatus status, boolean outcomeUnknown, Instant lockedUntil, String lastCheck) {
+      IdempotencyRecord.Status status,
+      boolean outcomeUnknown,
+      Instant lockedUntil,
+      String lastCheck) {
     Instant now = Instant.now();
     return new IdempotencyRecord(
         TENANT,
@@ -91,7 +93,7 @@ final class Fixtures {
         2,
         lockedUntil,
         lockedUntil.minusSeconds(30),
-        status == RecordStatus.COMPLETED ? now : null,
+        status == IdempotencyRecord.Status.COMPLETED ? now : null,
         now.plus(Duration.ofDays(7)),
         null,
         lastCheck,

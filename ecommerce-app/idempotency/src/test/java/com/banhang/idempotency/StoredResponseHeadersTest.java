@@ -1,8 +1,7 @@
-package com.banhang.idempotency.internal;
+package com.banhang.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.banhang.idempotency.StoredResponse;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The fixed header denylist and the control-character check, on capture and on replay. */
-class StoredResponsesHeadersTest {
+class StoredResponseHeadersTest {
 
   private static final List<String> EVERYTHING_ALLOWED =
       List.of(
@@ -50,7 +49,7 @@ class StoredResponsesHeadersTest {
 
   @Test
   void capture_keepsAllowlistedHeaders_neverTheDenylistWhateverTheAllowlistSays() {
-    StoredResponse stored = StoredResponses.capture(response(), EVERYTHING_ALLOWED);
+    StoredResponse stored = StoredResponse.capture(response(), EVERYTHING_ALLOWED);
 
     assertThat(stored.headers().keySet())
         .containsExactlyInAnyOrder("Location", "Content-Type", "X-Trace");
@@ -69,12 +68,12 @@ class StoredResponsesHeadersTest {
       Response response =
           Response.status(201).header("Location", bad).header("X-Trace", "ok").build();
 
-      StoredResponse stored = StoredResponses.capture(response, List.of("Location", "X-Trace"));
+      StoredResponse stored = StoredResponse.capture(response, List.of("Location", "X-Trace"));
 
       assertThat(stored.headers()).as(bad).containsOnlyKeys("X-Trace");
     }
     Response tab = Response.status(201).header("X-Trace", "a\tb").build();
-    assertThat(StoredResponses.capture(tab, List.of("X-Trace")).headers()).containsKey("X-Trace");
+    assertThat(StoredResponse.capture(tab, List.of("X-Trace")).headers()).containsKey("X-Trace");
   }
 
   @Test
@@ -87,7 +86,7 @@ class StoredResponsesHeadersTest {
     headers.put("X-Evil", "a\rSet-Cookie: y=2");
     StoredResponse stored = new StoredResponse(201, headers, "{}".getBytes());
 
-    Response replay = StoredResponses.toResponse(stored);
+    Response replay = stored.toResponse();
 
     assertThat(replay.getHeaders().keySet()).containsExactly("Location");
   }
@@ -96,8 +95,8 @@ class StoredResponsesHeadersTest {
   void denylist_isCaseInsensitive() {
     for (String name :
         List.of("SET-COOKIE", "authorization", "Www-Authenticate", "x-AccessToken", "SECRET")) {
-      assertThat(StoredResponses.isNeverStored(name)).as(name).isTrue();
+      assertThat(StoredResponse.isNeverStored(name)).as(name).isTrue();
     }
-    assertThat(StoredResponses.isNeverStored("Location")).isFalse();
+    assertThat(StoredResponse.isNeverStored("Location")).isFalse();
   }
 }
