@@ -11,15 +11,15 @@ import java.time.Duration;
  *     completed key plus the claim, whichever of them ran; null for events that follow no lookup (a
  *     request refused before its claim, and the settling of a claim after the method)
  */
-public record IdempotencyEvent(String operation, Outcome outcome, Duration claimTime) {
+public record IdempotencyEvent(String operation, Kind kind, Duration claimTime) {
 
   /** An event that follows no lookup in the store. */
-  public IdempotencyEvent(String operation, Outcome outcome) {
-    this(operation, outcome, null);
+  public IdempotencyEvent(String operation, Kind kind) {
+    this(operation, kind, null);
   }
 
-  /** The ways a keyed request can end. */
-  public enum Outcome {
+  /** What the library did with one keyed request: the kind of event. */
+  public enum Kind {
     /** The key was claimed: the operation runs. */
     CLAIMED,
     /** A completed key's stored response was replayed. */

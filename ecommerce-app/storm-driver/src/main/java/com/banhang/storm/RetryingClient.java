@@ -32,11 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RetryingClient {
 
   /** What one request finally came to. */
-  record Outcome(int status, String body, int tries) {
+  record Result(int status, String body, int tries) {
 
     /** The client gave up: no final answer before the deadline. */
-    static Outcome abandoned(int tries) {
-      return new Outcome(0, "", tries);
+    static Result abandoned(int tries) {
+      return new Result(0, "", tries);
     }
 
     boolean abandoned() {
@@ -64,7 +64,7 @@ final class RetryingClient {
   }
 
   /** POSTs {@code body} under {@code key} until a final answer or the deadline. */
-  Outcome post(String url, String user, String password, String key, String body, Random jitter) {
+  Result post(String url, String user, String password, String key, String body, Random jitter) {
     return post(List.of(url), 0, user, password, key, body, jitter);
   }
 
@@ -73,7 +73,7 @@ final class RetryingClient {
    * to {@code urls[first]}, and each retry to the next URL, as a balancer may send it to another
    * node.
    */
-  Outcome post(
+  Result post(
       List<String> urls,
       int first,
       String user,
@@ -92,7 +92,7 @@ final class RetryingClient {
         HttpResponse<String> response = http.send(request(url, user, password, key, body), text());
         count(label(response));
         if (isFinal(response.statusCode())) {
-          return new Outcome(response.statusCode(), response.body(), tries);
+          return new Result(response.statusCode(), response.body(), tries);
         }
         retryAfter = retryAfter(response.headers().firstValue("Retry-After").orElse(null));
       } catch (HttpTimeoutException e) {
@@ -101,11 +101,11 @@ final class RetryingClient {
         count("connection error");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return Outcome.abandoned(tries);
+        return Result.abandoned(tries);
       }
       long wait = Math.max(retryAfter.toMillis(), (long) (jitter.nextDouble() * bound.toMillis()));
       if (System.nanoTime() + wait * 1_000_000 >= deadline) {
-        return Outcome.abandoned(tries);
+        return Result.abandoned(tries);
       }
       sleep(wait);
       bound =

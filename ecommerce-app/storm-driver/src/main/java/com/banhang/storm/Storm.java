@@ -92,7 +92,7 @@ public final class Storm {
             + ",\"unitPrice\":"
             + UNIT_PRICE
             + "}]}";
-    RetryingClient.Outcome created =
+    RetryingClient.Result created =
         client.post(onEveryNode("/api/v1/orders"), n, user, password, key(n, 0), order, random);
     if (created.status() != 201) {
       return new Intent(user, null, 0, 0, created.abandoned());
@@ -102,7 +102,7 @@ public final class Storm {
         "{\"amount\":"
             + quantity * UNIT_PRICE
             + ",\"currency\":\"VND\",\"paymentMethod\":\"pm_card_ok\"}";
-    RetryingClient.Outcome paid =
+    RetryingClient.Result paid =
         client.post(
             onEveryNode("/api/v1/orders/" + orderId + "/payments"),
             n + 1,

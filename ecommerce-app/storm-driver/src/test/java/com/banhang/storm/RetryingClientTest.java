@@ -72,7 +72,7 @@ class RetryingClientTest {
     RetryingClient client = new RetryingClient(Duration.ofMillis(300), Duration.ofSeconds(20));
 
     long started = System.nanoTime();
-    RetryingClient.Outcome outcome = client.post(url, "u", "p", "k-1", "{\"a\":1}", new Random(1));
+    RetryingClient.Result outcome = client.post(url, "u", "p", "k-1", "{\"a\":1}", new Random(1));
 
     assertThat(outcome.status()).isEqualTo(201);
     assertThat(outcome.tries()).isEqualTo(4);
@@ -103,7 +103,7 @@ class RetryingClientTest {
     String url = serve(503);
     RetryingClient client = new RetryingClient(Duration.ofSeconds(1), Duration.ofMillis(800));
 
-    RetryingClient.Outcome outcome = client.post(url, "u", "p", "k", "{}", new Random(1));
+    RetryingClient.Result outcome = client.post(url, "u", "p", "k", "{}", new Random(1));
 
     assertThat(outcome.abandoned()).isTrue();
     assertThat(outcome.tries()).isGreaterThan(1);
@@ -114,7 +114,7 @@ class RetryingClientTest {
     String url = serve(500, 201);
     RetryingClient client = new RetryingClient(Duration.ofSeconds(2), Duration.ofSeconds(20));
 
-    RetryingClient.Outcome outcome = client.post(url, "u", "p", "k", "{}", new Random(1));
+    RetryingClient.Result outcome = client.post(url, "u", "p", "k", "{}", new Random(1));
 
     assertThat(outcome.status()).isEqualTo(201);
     assertThat(client.histogram()).containsEntry("500 not a problem", 1L).doesNotContainKey("500");
@@ -128,7 +128,7 @@ class RetryingClientTest {
     HttpServer b = server;
     RetryingClient client = new RetryingClient(Duration.ofSeconds(2), Duration.ofSeconds(20));
     try {
-      RetryingClient.Outcome outcome =
+      RetryingClient.Result outcome =
           client.post(List.of(nodeA, nodeB), 1, "u", "p", "k", "{}", new Random(1));
 
       assertThat(outcome.status()).isEqualTo(201);

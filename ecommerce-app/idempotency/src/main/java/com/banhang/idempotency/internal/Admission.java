@@ -1,7 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyEvent.Kind;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
@@ -125,7 +125,7 @@ public class Admission {
       String detail,
       String operation,
       Instant expiresAt) {
-    events.fire(new IdempotencyEvent(operation, Outcome.REJECTED));
+    events.fire(new IdempotencyEvent(operation, Kind.REJECTED));
     request.abortWith(problems.response(problem, detail, operation, expiresAt));
     lifecycle.answered();
     return null;

@@ -1,7 +1,7 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyEvent.Kind;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
@@ -52,7 +52,7 @@ public class DuplicateAnswers {
       Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
     String operation = claimRequest.operation();
     if (!record.fingerprint().equals(claimRequest.fingerprint())) {
-      events.fire(new IdempotencyEvent(operation, Outcome.KEY_REUSED, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.KEY_REUSED, claimTime));
       return problems.response(
           IdempotencyProblem.KEY_REUSED,
           "this key was used for a different request; use a new key for a new intent",
@@ -66,18 +66,18 @@ public class DuplicateAnswers {
           Response.fromResponse(current.response().toResponse())
               .header(IdempotencyGate.REPLAYED_HEADER, "true")
               .build();
-      events.fire(new IdempotencyEvent(operation, Outcome.REPLAYED, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.REPLAYED, claimTime));
       return replay;
     }
     if (current.outcomeUnknown() && current.response() != null) {
       Response stored = problems.withRetryAfter(current.response().toResponse());
-      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.OUTCOME_UNKNOWN, claimTime));
       return stored;
     }
     if (policy.sideEffects() == SideEffects.REMOTE && current.leaseExpired()) {
       // The lease ran out with no answer recorded: the request died (a crash) after its claim,
       // perhaps after the remote call. That is an unknown outcome, not a request still running.
-      events.fire(new IdempotencyEvent(operation, Outcome.OUTCOME_UNKNOWN, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.OUTCOME_UNKNOWN, claimTime));
       return problems.outcomeUnknown(
           409,
           policy.outcomeUnknownProblem(),
@@ -86,7 +86,7 @@ public class DuplicateAnswers {
           operation,
           current.expiresAt());
     }
-    events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, claimTime));
+    events.fire(new IdempotencyEvent(operation, Kind.IN_PROGRESS, claimTime));
     return problems.keyInUse(operation, current.expiresAt());
   }
 
@@ -118,7 +118,7 @@ public class DuplicateAnswers {
   Response unavailable(
       String operation, IdempotencyStoreUnavailableException e, Duration claimTime) {
     LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
-    events.fire(new IdempotencyEvent(operation, Outcome.STORE_UNAVAILABLE, claimTime));
+    events.fire(new IdempotencyEvent(operation, Kind.STORE_UNAVAILABLE, claimTime));
     return problems.storeUnavailable(
         "the request was not executed because its key could not be recorded; retry later",
         operation,

@@ -18,9 +18,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * deployment. A dynamic feature rather than a name binding, because the annotation is also the CDI
  * interceptor binding: a filter class carrying it would have its own methods intercepted.
  *
- * <p>It also applies the operation's comparison-only mode ({@link OperationModes}): a method of an
- * operation that is {@link OperationMode#OFF} gets no filter at all, so nothing is admitted and the
- * interceptors pass straight through; a mode that is not one refuses the deployment.
+ * <p>It also applies the operation's comparison-only mode ({@link DeployedOperationModes}): a
+ * method of an operation that is {@link OperationMode#OFF} gets no filter at all, so nothing is
+ * admitted and the interceptors pass straight through; a mode that is not one refuses the
+ * deployment.
  */
 @Provider
 public class IdempotencyFeature implements DynamicFeature {
@@ -64,10 +65,11 @@ public class IdempotencyFeature implements DynamicFeature {
               + " to the URI prefix of your problem documentation (a problem's type is it followed"
               + " by the problem's slug)");
     }
-    OperationModes.register(policy.operation());
+    DeployedOperationModes.register(policy.operation());
     // Throws, naming the property and the allowed values, when the mode is not one.
-    OperationMode mode = OperationModes.mode(settings, policy.operation());
-    OperationModes.announce(policy.operation(), mode, OperationModes.acknowledged(settings));
+    OperationMode mode = DeployedOperationModes.mode(settings, policy.operation());
+    DeployedOperationModes.announce(
+        policy.operation(), mode, DeployedOperationModes.acknowledged(settings));
     if (mode == OperationMode.OFF) {
       return;
     }

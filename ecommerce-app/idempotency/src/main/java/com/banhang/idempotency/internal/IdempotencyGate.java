@@ -3,7 +3,7 @@ package com.banhang.idempotency.internal;
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyEvent.Kind;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.Idempotent;
@@ -161,7 +161,7 @@ public class IdempotencyGate implements IdempotentRequest {
       result = store.claimInTransaction(claimRequest, settings.localClaimLockWait());
     } catch (KeyBusyException e) {
       // The owner held the key longer than the wait: it is running, as a 409 says.
-      events.fire(new IdempotencyEvent(operation, Outcome.IN_PROGRESS, since(claimStarted)));
+      events.fire(new IdempotencyEvent(operation, Kind.IN_PROGRESS, since(claimStarted)));
       throw answeredWithRollback(problems.keyInUse(operation, lifecycle.expiresAt()));
     } catch (IdempotencyStoreUnavailableException e) {
       throw answeredWithRollback(duplicates.unavailable(operation, e, since(claimStarted)));
@@ -190,7 +190,7 @@ public class IdempotencyGate implements IdempotentRequest {
     } else {
       lifecycle.claimed(record.claimedKey());
     }
-    events.fire(new IdempotencyEvent(record.operation(), Outcome.CLAIMED, claimTime));
+    events.fire(new IdempotencyEvent(record.operation(), Kind.CLAIMED, claimTime));
     return null;
   }
 
@@ -201,8 +201,7 @@ public class IdempotencyGate implements IdempotentRequest {
     if (decision.allowed()) {
       return null;
     }
-    events.fire(
-        new IdempotencyEvent(request.operation(), Outcome.RATE_LIMITED, since(claimStarted)));
+    events.fire(new IdempotencyEvent(request.operation(), Kind.RATE_LIMITED, since(claimStarted)));
     return problems.tooManyNewKeys(request.operation(), decision.retryAfter(), expiresAt);
   }
 

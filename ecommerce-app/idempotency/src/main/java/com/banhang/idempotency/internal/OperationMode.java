@@ -1,12 +1,12 @@
 package com.banhang.idempotency.internal;
 
-import com.banhang.idempotency.ComparisonModes;
+import com.banhang.idempotency.OperationModes;
 import java.util.Locale;
 
 /**
  * How much of the idempotency layer one operation gets, from {@code
- * idempotency.operations.<operation>.mode} ({@link OperationModes}). Only {@link #ENFORCED} is for
- * production; the others exist for side-by-side measurements (docs/configuration.md,
+ * idempotency.operations.<operation>.mode} ({@link DeployedOperationModes}). Only {@link #ENFORCED}
+ * is for production; the others exist for side-by-side measurements (docs/configuration.md,
  * "Comparison-only switch").
  */
 public enum OperationMode {
@@ -23,7 +23,7 @@ public enum OperationMode {
   }
 
   /**
-   * The mode of a value {@link ComparisonModes#mode} read and checked: {@code enforced}, {@code
+   * The mode of a value {@link OperationModes#mode} read and checked: {@code enforced}, {@code
    * optional} or {@code off}.
    */
   static OperationMode of(String configValue) {

@@ -3,7 +3,7 @@ package com.banhang.idempotency.internal;
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyEvent.Kind;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.StoredResponse;
@@ -61,7 +61,7 @@ public class Settlement {
       throw new ClaimLostException(claim);
     }
     lifecycle.completedUncommitted(stored);
-    events.fire(new IdempotencyEvent(claim.operation(), Outcome.COMPLETED));
+    events.fire(new IdempotencyEvent(claim.operation(), Kind.COMPLETED));
     return stored.toResponse();
   }
 
@@ -128,7 +128,7 @@ public class Settlement {
         claim,
         new StoredResponse(409, Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
     response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
-    events.fire(new IdempotencyEvent(claim.operation(), Outcome.MARKED_UNKNOWN));
+    events.fire(new IdempotencyEvent(claim.operation(), Kind.MARKED_UNKNOWN));
   }
 
   /**
@@ -145,12 +145,12 @@ public class Settlement {
       if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
         response.setEntity(stored.body());
         lifecycle.rejectionStored(stored);
-        events.fire(new IdempotencyEvent(claim.operation(), Outcome.REJECTION_STORED));
+        events.fire(new IdempotencyEvent(claim.operation(), Kind.REJECTION_STORED));
       }
       return;
     }
     if (store.release(claim)) {
-      events.fire(new IdempotencyEvent(claim.operation(), Outcome.RELEASED));
+      events.fire(new IdempotencyEvent(claim.operation(), Kind.RELEASED));
       lifecycle.released();
     } else if (lifecycle.claimedInTransaction() != null) {
       lifecycle

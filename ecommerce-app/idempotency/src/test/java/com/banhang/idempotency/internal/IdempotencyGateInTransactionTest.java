@@ -117,8 +117,8 @@ class IdempotencyGateInTransactionTest {
     assertThat(stored.response().status()).isEqualTo(201);
     assertThat(stored.response().headers()).containsEntry("Location", "/widgets/w1");
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .containsExactly(IdempotencyEvent.Outcome.CLAIMED, IdempotencyEvent.Outcome.COMPLETED);
+        .extracting(IdempotencyEvent::kind)
+        .containsExactly(IdempotencyEvent.Kind.CLAIMED, IdempotencyEvent.Kind.COMPLETED);
   }
 
   @Test

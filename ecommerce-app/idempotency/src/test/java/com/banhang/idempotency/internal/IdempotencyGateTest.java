@@ -127,8 +127,8 @@ class IdempotencyGateTest {
     assertThat(problemType(request.aborted)).contains("authentication-required");
     assertThat(rows()).isZero();
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .containsExactly(IdempotencyEvent.Outcome.REJECTED);
+        .extracting(IdempotencyEvent::kind)
+        .containsExactly(IdempotencyEvent.Kind.REJECTED);
   }
 
   @Test
@@ -204,8 +204,8 @@ class IdempotencyGateTest {
     assertThat(bob.aborted).isNull();
     assertThat(rows()).isEqualTo(3);
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .contains(IdempotencyEvent.Outcome.RATE_LIMITED);
+        .extracting(IdempotencyEvent::kind)
+        .contains(IdempotencyEvent.Kind.RATE_LIMITED);
   }
 
   @Test
@@ -222,8 +222,8 @@ class IdempotencyGateTest {
     assertThat(retry.aborted.getStatus()).isEqualTo(503);
     assertThat(problemType(retry.aborted)).contains("idempotency-store-unavailable");
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .doesNotContain(IdempotencyEvent.Outcome.REPLAYED);
+        .extracting(IdempotencyEvent::kind)
+        .doesNotContain(IdempotencyEvent.Kind.REPLAYED);
   }
 
   @Test
@@ -246,8 +246,8 @@ class IdempotencyGateTest {
     assertThat(gate.lifecycle.claim()).isNotNull();
     assertThat(rows()).isEqualTo(1);
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .containsExactly(IdempotencyEvent.Outcome.CLAIMED);
+        .extracting(IdempotencyEvent::kind)
+        .containsExactly(IdempotencyEvent.Kind.CLAIMED);
   }
 
   @Test

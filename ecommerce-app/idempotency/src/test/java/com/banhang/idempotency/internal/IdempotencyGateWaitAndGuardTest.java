@@ -70,9 +70,7 @@ class IdempotencyGateWaitAndGuardTest {
     assertThat(duplicate.getStatus()).as("a replay, not 409").isEqualTo(201);
     assertThat(duplicate.getHeaderString(IdempotencyGate.REPLAYED_HEADER)).isEqualTo("true");
     assertThat(new String((byte[]) duplicate.getEntity(), UTF_8)).isEqualTo("{\"id\":7}");
-    assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .contains(IdempotencyEvent.Outcome.REPLAYED);
+    assertThat(events).extracting(IdempotencyEvent::kind).contains(IdempotencyEvent.Kind.REPLAYED);
   }
 
   @Test
@@ -111,7 +109,7 @@ class IdempotencyGateWaitAndGuardTest {
 
     assertThat(store.find("dora", "parcels.ship", "guard-1")).isEmpty();
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .doesNotContain(IdempotencyEvent.Outcome.CLAIMED);
+        .extracting(IdempotencyEvent::kind)
+        .doesNotContain(IdempotencyEvent.Kind.CLAIMED);
   }
 }

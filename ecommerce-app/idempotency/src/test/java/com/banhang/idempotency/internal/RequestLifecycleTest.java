@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyEvent.Kind;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
@@ -102,7 +102,7 @@ class RequestLifecycleTest {
     assertThat(admit(local, "alice", "", "{}").getStatus()).isEqualTo(400);
     assertThat(admit(local, "alice", "k", "{").getStatus()).isEqualTo(400);
     assertThat(admit(local, null, "k", "{}").getStatus()).isEqualTo(401);
-    assertThat(events).extracting(IdempotencyEvent::outcome).containsOnly(Outcome.REJECTED);
+    assertThat(events).extracting(IdempotencyEvent::kind).containsOnly(Kind.REJECTED);
     assertThat(store.size()).isZero();
   }
 
@@ -182,8 +182,8 @@ class RequestLifecycleTest {
     assertThat(row.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(row.response().headers()).containsEntry("Location", "/widgets/w1");
     assertThat(events)
-        .extracting(IdempotencyEvent::outcome)
-        .containsExactly(Outcome.CLAIMED, Outcome.COMPLETED);
+        .extracting(IdempotencyEvent::kind)
+        .containsExactly(Kind.CLAIMED, Kind.COMPLETED);
   }
 
   @Test
@@ -304,7 +304,7 @@ class RequestLifecycleTest {
     gate.settle(new FakeRequest("alice", "p1", "{}").context(), new ResponseContext(500).context());
 
     assertThat(gate.lifecycle.phase()).isEqualTo(Phase.CLAIM_LOST);
-    assertThat(events).extracting(IdempotencyEvent::outcome).doesNotContain(Outcome.RELEASED);
+    assertThat(events).extracting(IdempotencyEvent::kind).doesNotContain(Kind.RELEASED);
   }
 
   // ---------------------------------------------------------------- EXECUTING and its ends

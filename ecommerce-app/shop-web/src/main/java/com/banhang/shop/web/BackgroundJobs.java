@@ -20,7 +20,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The shop's background work, on the server's managed scheduler, on every node: reconciliation of
- * payments whose outcome is unknown and the late-charge sweep of abandoned payment attempts
+ * payments whose outcome is unknown and the late-charge sweep of abandoned payments
  * (docs/payments.md), and the purge of expired keys (docs/idempotency.md). An interval of zero
  * turns a job off; on-demand runs still work.
  */

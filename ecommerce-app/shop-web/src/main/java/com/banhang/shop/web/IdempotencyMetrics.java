@@ -114,7 +114,7 @@ public class IdempotencyMetrics {
         .counter(
             REQUESTS,
             new Tag("operation", event.operation()),
-            new Tag("outcome", event.outcome().name().toLowerCase(Locale.ROOT)))
+            new Tag("outcome", event.kind().name().toLowerCase(Locale.ROOT)))
         .inc();
     if (event.claimTime() != null) {
       registry

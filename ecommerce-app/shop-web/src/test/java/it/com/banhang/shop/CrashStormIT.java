@@ -112,8 +112,8 @@ class CrashStormIT {
   }
 
   /**
-   * Payment attempts created before {@code killed} and still pending, whose order the gateway has
-   * charged: the kill came between the charge and the commit that records it.
+   * Payments created before {@code killed} and still pending, whose order the gateway has charged:
+   * the kill came between the charge and the commit that records it.
    */
   private static long chargedAttemptsLeftPending(Instant killed) throws SQLException {
     List<String> orders = new ArrayList<>();

@@ -44,14 +44,14 @@ public class OperationsTimeline {
   private Clock clock = Clock.systemUTC();
 
   void onKeyedRequest(@Observes IdempotencyEvent event) {
-    String series = seriesOf(event.outcome());
+    String series = seriesOf(event.kind());
     if (series != null) {
       add(event.operation() + "|" + series);
     }
   }
 
   void onReconciliation(@Observes ReconciliationChecked checked) {
-    add("reconciliation|" + checked.outcome().name());
+    add("reconciliation|" + checked.finding().name());
   }
 
   void onGatewayError(@Observes GatewayCallFailed failed) {
@@ -59,8 +59,8 @@ public class OperationsTimeline {
   }
 
   /** The request outcome a series counts, or null for events that are not an answer. */
-  static String seriesOf(IdempotencyEvent.Outcome outcome) {
-    return switch (outcome) {
+  static String seriesOf(IdempotencyEvent.Kind kind) {
+    return switch (kind) {
       case CLAIMED -> NEW;
       case REPLAYED -> REPLAYED;
       case IN_PROGRESS -> IN_PROGRESS;

@@ -7,7 +7,7 @@ import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport;
-import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.ReconciliationReport.Finding;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.ResolutionAudit;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -67,19 +67,19 @@ public class OperatorActions {
     if (selected == null || selected.isEmpty()) {
       return ActionResult.refused("select at least one key to reconcile");
     }
-    Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
+    Map<Finding, Integer> findings = new EnumMap<>(Finding.class);
     List<String> refusals = new ArrayList<>();
     for (KeyRef ref : selected) {
       KeyReconciled one = reconcileOne(ref);
       record(operator, RECONCILE, ref, null, one.result());
-      if (one.outcome() == null) {
+      if (one.finding() == null) {
         refusals.add(one.result().message());
       } else {
-        outcomes.merge(one.outcome(), 1, Integer::sum);
+        findings.merge(one.finding(), 1, Integer::sum);
       }
     }
     String summary =
-        outcomes.entrySet().stream()
+        findings.entrySet().stream()
             .map(e -> e.getKey() + "=" + e.getValue())
             .collect(Collectors.joining(", "));
     String message =
@@ -88,11 +88,11 @@ public class OperatorActions {
             + (selected.size() == 1 ? " key" : " keys")
             + (summary.isEmpty() ? "" : ": " + summary)
             + (refusals.isEmpty() ? "" : "; refused: " + String.join("; ", refusals));
-    if (outcomes.isEmpty()) {
+    if (findings.isEmpty()) {
       return ActionResult.refused(message);
     }
     boolean failed =
-        outcomes.keySet().stream().anyMatch(o -> statusOf(o) == ActionResult.Status.FAILED);
+        findings.keySet().stream().anyMatch(o -> statusOf(o) == ActionResult.Status.FAILED);
     return new ActionResult(
         failed ? ActionResult.Status.FAILED : ActionResult.Status.DONE, message);
   }
@@ -110,7 +110,7 @@ public class OperatorActions {
             minAge == null
                 ? reconciliation.reconcileDueKeys()
                 : reconciliation.reconcileKeysOlderThan(minAge),
-        report -> "examined " + report.examined() + " keys: " + report.outcomes());
+        report -> "examined " + report.examined() + " keys: " + report.findings());
   }
 
   /** The late-charge sweep now over every abandoned attempt, audited with its report. */
@@ -120,7 +120,7 @@ public class OperatorActions {
         SWEEP_LATE_CHARGES,
         null,
         () -> lateChargeSweep.sweep(Duration.ZERO),
-        report -> "examined " + report.examined() + " attempts: " + report.outcomes());
+        report -> "examined " + report.examined() + " attempts: " + report.findings());
   }
 
   /**
@@ -150,7 +150,7 @@ public class OperatorActions {
   }
 
   /** What reconciling one key gave: its outcome, or null when it was refused before asking. */
-  private record KeyReconciled(Outcome outcome, ActionResult result) {}
+  private record KeyReconciled(Finding finding, ActionResult result) {}
 
   private KeyReconciled reconcileOne(KeyRef ref) {
     if (!StuckOperations.PAYMENTS_CHARGE.equals(ref.operation())) {
@@ -160,35 +160,35 @@ public class OperatorActions {
               + ref.operation()
               + " key: only payments.charge keys are reconciled");
     }
-    Outcome outcome;
+    Finding finding;
     try {
-      outcome = reconciliation.reconcileKey(ref.tenant(), ref.key());
+      finding = reconciliation.reconcileKey(ref.tenant(), ref.key());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "operator reconciliation failed", e);
       return new KeyReconciled(
-          Outcome.FAILED,
-          new ActionResult(ActionResult.Status.FAILED, Outcome.FAILED + ": " + e.getMessage()));
+          Finding.FAILED,
+          new ActionResult(ActionResult.Status.FAILED, Finding.FAILED + ": " + e.getMessage()));
     }
-    if (outcome == Outcome.NOT_PROCESSING) {
+    if (finding == Finding.NOT_PROCESSING) {
       return refusedKey(ref.key() + " is not processing any more: nothing to reconcile");
     }
     return new KeyReconciled(
-        outcome, new ActionResult(statusOf(outcome), outcome + ": " + describe(outcome)));
+        finding, new ActionResult(statusOf(finding), finding + ": " + describe(finding)));
   }
 
   private static KeyReconciled refusedKey(String message) {
     return new KeyReconciled(null, ActionResult.refused(message));
   }
 
-  private static ActionResult.Status statusOf(Outcome outcome) {
-    return switch (outcome) {
+  private static ActionResult.Status statusOf(Finding finding) {
+    return switch (finding) {
       case FAILED, GATEWAY_UNREACHABLE -> ActionResult.Status.FAILED;
       default -> ActionResult.Status.DONE;
     };
   }
 
-  private static String describe(Outcome outcome) {
-    return switch (outcome) {
+  private static String describe(Finding finding) {
+    return switch (finding) {
       case CAPTURED -> "the gateway had charged; payment captured, order paid, key completed";
       case DECLINED -> "the gateway had declined; the 402 is stored for the customer";
       case RELEASED -> "the gateway never charged; key released, the customer's retry runs anew";

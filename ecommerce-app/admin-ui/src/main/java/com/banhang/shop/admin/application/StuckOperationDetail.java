@@ -1,6 +1,6 @@
 package com.banhang.shop.admin.application;
 
-import com.banhang.shop.payments.api.PaymentAttemptView;
+import com.banhang.shop.payments.api.KeyPaymentView;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -10,4 +10,4 @@ public record StuckOperationDetail(
     String fingerprint,
     Instant expiresAt,
     String lastCheckDetail,
-    Optional<PaymentAttemptView> payment) {}
+    Optional<KeyPaymentView> payment) {}

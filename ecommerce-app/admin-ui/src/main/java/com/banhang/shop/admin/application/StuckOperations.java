@@ -3,8 +3,8 @@ package com.banhang.shop.admin.application;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.ProcessingQuery;
-import com.banhang.shop.payments.api.PaymentAttemptView;
-import com.banhang.shop.payments.api.PaymentAttempts;
+import com.banhang.shop.payments.api.KeyPaymentView;
+import com.banhang.shop.payments.api.KeyPayments;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -21,7 +21,7 @@ public class StuckOperations {
   static final String PAYMENTS_CHARGE = "payments.charge";
 
   @Inject IdempotencyKeys keys;
-  @Inject PaymentAttempts paymentAttempts;
+  @Inject KeyPayments keyPayments;
 
   public int count(StuckFilter filter) {
     // The listing counts every match whatever the page; a page of one row, since SQL Server
@@ -39,7 +39,7 @@ public class StuckOperations {
         .toList();
   }
 
-  /** The key, if it is still processing, with its payment attempt for a payments.charge key. */
+  /** The key, if it is still processing, with its payment for a payments.charge key. */
   public Optional<StuckOperationDetail> detail(KeyRef ref) {
     return keys.find(ref.tenant(), ref.operation(), ref.key())
         .filter(record -> record.status() == IdempotencyRecord.Status.PROCESSING)
@@ -53,11 +53,11 @@ public class StuckOperations {
                     payment(ref)));
   }
 
-  private Optional<PaymentAttemptView> payment(KeyRef ref) {
+  private Optional<KeyPaymentView> payment(KeyRef ref) {
     if (!PAYMENTS_CHARGE.equals(ref.operation())) {
       return Optional.empty();
     }
-    return paymentAttempts.attemptForKey(ref.tenant(), ref.key());
+    return keyPayments.paymentOfKey(ref.tenant(), ref.key());
   }
 
   private static ProcessingQuery query(StuckFilter filter) {

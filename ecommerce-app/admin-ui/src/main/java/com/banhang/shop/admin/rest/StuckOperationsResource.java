@@ -78,7 +78,7 @@ public class StuckOperationsResource {
 
   @GET
   @Path("stuck-operations/{tenant}/{operation}/{key}")
-  @Operation(summary = "One processing key with its payment attempt")
+  @Operation(summary = "One processing key with its payment")
   public Response detail(
       @PathParam("tenant") String tenant,
       @PathParam("operation") String operation,

@@ -63,7 +63,7 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
       Notices.error("Login failed: " + e.getClass().getSimpleName());
       return;
     }
-    switch (login.outcome()) {
+    switch (login.verdict()) {
       case OPERATOR -> {
         // The name the registry authenticated, not the one typed (the audit records it).
         OperatorSession.set(new OperatorSession(login.principal()));

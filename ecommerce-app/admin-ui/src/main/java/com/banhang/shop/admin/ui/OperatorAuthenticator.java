@@ -6,7 +6,7 @@ package com.banhang.shop.admin.ui;
  */
 public interface OperatorAuthenticator {
 
-  enum Outcome {
+  enum Verdict {
     /** Valid credentials of a user in the operator role. */
     OPERATOR,
     /** Valid credentials, but not an operator (a customer). */
@@ -21,13 +21,13 @@ public interface OperatorAuthenticator {
   }
 
   /**
-   * The outcome, and for {@link Outcome#OPERATOR} the name of the principal the registry
+   * The outcome, and for {@link Verdict#OPERATOR} the name of the principal the registry
    * authenticated: what the console records as the operator, never the name as typed.
    */
-  record Login(Outcome outcome, String principal) {
+  record Login(Verdict verdict, String principal) {
 
-    public static Login refused(Outcome outcome) {
-      return new Login(outcome, null);
+    public static Login refused(Verdict verdict) {
+      return new Login(verdict, null);
     }
   }
 

@@ -71,7 +71,7 @@ public class OverviewView extends VerticalLayout {
     processing.setId("overview-processing");
     rowGrid(processing, "Operation", "What");
     reconciliation.setId("overview-reconciliation");
-    rowGrid(reconciliation, "Outcome", "");
+    rowGrid(reconciliation, "Finding", "");
     reconciliation.removeColumnByKey("name");
     gatewayErrors.setId("overview-gateway-errors");
     lateCharges.setId("overview-late-charges");

@@ -55,14 +55,14 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
     Optional<Duration> refused = throttle.refusal(userName, address, LoginThrottle.Channel.CONSOLE);
     if (refused.isPresent()) {
       LOG.log(Level.INFO, "console login of {0} throttled", LogText.of(userName));
-      return Login.refused(Outcome.THROTTLED);
+      return Login.refused(Verdict.THROTTLED);
     }
     try {
       request.login(userName, password);
     } catch (ServletException e) {
       LOG.log(Level.INFO, "console login refused for {0}", LogText.of(userName));
       throttle.failed(userName, address, LoginThrottle.Channel.CONSOLE);
-      return Login.refused(Outcome.INVALID_CREDENTIALS);
+      return Login.refused(Verdict.INVALID_CREDENTIALS);
     }
     boolean operator;
     String principal;
@@ -74,10 +74,10 @@ public class ServletOperatorAuthenticator implements OperatorAuthenticator {
     }
     if (!operator || principal == null) {
       LOG.log(Level.INFO, "console login of non-operator {0} refused", LogText.of(userName));
-      return Login.refused(Outcome.NOT_OPERATOR);
+      return Login.refused(Verdict.NOT_OPERATOR);
     }
     LOG.log(Level.INFO, "operator {0} logged in to the console", LogText.of(principal));
-    return new Login(Outcome.OPERATOR, principal);
+    return new Login(Verdict.OPERATOR, principal);
   }
 
   /**

@@ -8,7 +8,7 @@ import com.banhang.shop.admin.application.StuckFilter;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
 import com.banhang.shop.admin.application.StuckOperations;
-import com.banhang.shop.payments.api.PaymentAttemptView;
+import com.banhang.shop.payments.api.KeyPaymentView;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.combobox.ComboBox;
@@ -193,7 +193,7 @@ public class StuckOperationsView extends VerticalLayout {
     field(form, "Check detail", Formats.text(d.lastCheckDetail()));
     H3 title = new H3("Detail of " + op.ref().key());
     detail.add(title, form);
-    Optional<PaymentAttemptView> payment = d.payment() == null ? Optional.empty() : d.payment();
+    Optional<KeyPaymentView> payment = d.payment() == null ? Optional.empty() : d.payment();
     payment.ifPresent(
         p -> {
           FormLayout pay = new FormLayout();
@@ -205,7 +205,7 @@ public class StuckOperationsView extends VerticalLayout {
           field(pay, "Gateway key", p.gatewayKey());
           field(pay, "Gateway charge", Formats.text(p.gatewayChargeId()));
           field(pay, "Attempt created", Formats.instant(p.createdAt()));
-          detail.add(new H3("Payment attempt"), pay);
+          detail.add(new H3("Payment"), pay);
         });
   }
 

@@ -3,7 +3,7 @@ package com.banhang.shop.admin.application;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.idempotency.IdempotencyEvent;
-import com.banhang.idempotency.IdempotencyEvent.Outcome;
+import com.banhang.idempotency.IdempotencyEvent.Kind;
 import com.banhang.shop.payments.api.GatewayCallFailed;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
@@ -23,12 +23,12 @@ class OperationsTimelineTest {
   void eventsCountedInTheirMinute_lastHourHasSixtyMinutesOldestFirst() {
     OperationsTimeline timeline = new OperationsTimeline();
     timeline.useClock(Clock.fixed(T0, ZoneOffset.UTC));
-    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Outcome.CLAIMED));
-    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Outcome.CLAIMED));
-    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Outcome.COMPLETED));
+    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Kind.CLAIMED));
+    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Kind.CLAIMED));
+    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Kind.COMPLETED));
     timeline.useClock(Clock.fixed(T0.plusSeconds(60), ZoneOffset.UTC));
-    timeline.onKeyedRequest(new IdempotencyEvent("payments.charge", Outcome.KEY_REUSED));
-    timeline.onReconciliation(new ReconciliationChecked(ReconciliationReport.Outcome.CAPTURED));
+    timeline.onKeyedRequest(new IdempotencyEvent("payments.charge", Kind.KEY_REUSED));
+    timeline.onReconciliation(new ReconciliationChecked(ReconciliationReport.Finding.CAPTURED));
     timeline.onGatewayError(new GatewayCallFailed("charge", true));
 
     Map<Instant, Map<String, Long>> hour = timeline.lastHour();
@@ -49,9 +49,9 @@ class OperationsTimelineTest {
   void minutesOlderThanAnHour_dropped() {
     OperationsTimeline timeline = new OperationsTimeline();
     timeline.useClock(Clock.fixed(T0, ZoneOffset.UTC));
-    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Outcome.REPLAYED));
+    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Kind.REPLAYED));
     timeline.useClock(Clock.fixed(T0.plus(Duration.ofMinutes(61)), ZoneOffset.UTC));
-    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Outcome.IN_PROGRESS));
+    timeline.onKeyedRequest(new IdempotencyEvent("orders.create", Kind.IN_PROGRESS));
 
     long replayed =
         timeline.lastHour().values().stream()

@@ -14,7 +14,7 @@ import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.PurgeRun;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
-import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.ReconciliationReport.Finding;
 import com.banhang.shop.payments.api.Resolution;
 import com.banhang.shop.payments.api.ResolutionAudit;
 import java.time.Instant;
@@ -146,9 +146,9 @@ class OperatorActionsTest {
   void reconcileSelection_eachKeyReconciledAndAudited_summaryCountsOutcomes() {
     KeyRef second = new KeyRef("bob", "payments.charge", "k2");
     KeyRef gone = new KeyRef("bob", "payments.charge", "k3");
-    when(actions.reconciliation.reconcileKey("alice", "k1")).thenReturn(Outcome.CAPTURED);
-    when(actions.reconciliation.reconcileKey("bob", "k2")).thenReturn(Outcome.NEEDS_OPERATOR);
-    when(actions.reconciliation.reconcileKey("bob", "k3")).thenReturn(Outcome.NOT_PROCESSING);
+    when(actions.reconciliation.reconcileKey("alice", "k1")).thenReturn(Finding.CAPTURED);
+    when(actions.reconciliation.reconcileKey("bob", "k2")).thenReturn(Finding.NEEDS_OPERATOR);
+    when(actions.reconciliation.reconcileKey("bob", "k3")).thenReturn(Finding.NOT_PROCESSING);
 
     ActionResult result = actions.reconcile("operator", List.of(PAYMENT, second, gone));
 
@@ -167,7 +167,7 @@ class OperatorActionsTest {
   @Test
   void reconcileWhileTheGatewayIsDown_failed() {
     when(actions.reconciliation.reconcileKey("alice", "k1"))
-        .thenReturn(Outcome.GATEWAY_UNREACHABLE);
+        .thenReturn(Finding.GATEWAY_UNREACHABLE);
 
     assertThat(actions.reconcile("operator", List.of(PAYMENT)).status())
         .isEqualTo(ActionResult.Status.FAILED);

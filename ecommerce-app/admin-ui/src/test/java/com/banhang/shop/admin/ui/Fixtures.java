@@ -3,7 +3,7 @@ package com.banhang.shop.admin.ui;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
-import com.banhang.shop.payments.api.PaymentAttemptView;
+import com.banhang.shop.payments.api.KeyPaymentView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -33,7 +33,7 @@ final class Fixtures {
         NOW.plus(Duration.ofHours(24)),
         "gateway answered 404",
         Optional.of(
-            new PaymentAttemptView(
+            new KeyPaymentView(
                 "pay-1",
                 "order-1",
                 1_250_000,

@@ -40,7 +40,7 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   void anOperatorLogsInAndLandsOnTheOverview() {
     when(authenticator.authenticate("operator", "operator-secret"))
         .thenReturn(
-            new OperatorAuthenticator.Login(OperatorAuthenticator.Outcome.OPERATOR, "operator"));
+            new OperatorAuthenticator.Login(OperatorAuthenticator.Verdict.OPERATOR, "operator"));
     navigate(LoginView.class);
 
     LoginFormKt._login(
@@ -56,7 +56,7 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   void aCustomerIsRefusedAndStaysOut() {
     when(authenticator.authenticate("alice", "alice-secret"))
         .thenReturn(
-            OperatorAuthenticator.Login.refused(OperatorAuthenticator.Outcome.NOT_OPERATOR));
+            OperatorAuthenticator.Login.refused(OperatorAuthenticator.Verdict.NOT_OPERATOR));
     navigate(LoginView.class);
     LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
 
@@ -78,7 +78,7 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   void aWrongPasswordShowsTheLoginFormError() {
     when(authenticator.authenticate(any(), any()))
         .thenReturn(
-            OperatorAuthenticator.Login.refused(OperatorAuthenticator.Outcome.INVALID_CREDENTIALS));
+            OperatorAuthenticator.Login.refused(OperatorAuthenticator.Verdict.INVALID_CREDENTIALS));
     navigate(LoginView.class);
     LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
 
@@ -94,7 +94,7 @@ class LoginAndLayoutTest extends ConsoleTestBase {
   @Test
   void aThrottledLoginSaysSoAndStaysOut() {
     when(authenticator.authenticate(any(), any()))
-        .thenReturn(OperatorAuthenticator.Login.refused(OperatorAuthenticator.Outcome.THROTTLED));
+        .thenReturn(OperatorAuthenticator.Login.refused(OperatorAuthenticator.Verdict.THROTTLED));
     navigate(LoginView.class);
     LoginForm form = _get(LoginForm.class, s -> s.withId("login-form"));
 

@@ -37,8 +37,8 @@ class ServletOperatorAuthenticatorTest {
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "operator", "operator-secret", endContainerLogin))
-        .extracting(OperatorAuthenticator.Login::outcome)
-        .isEqualTo(OperatorAuthenticator.Outcome.OPERATOR);
+        .extracting(OperatorAuthenticator.Login::verdict)
+        .isEqualTo(OperatorAuthenticator.Verdict.OPERATOR);
 
     InOrder order = inOrder(request, endContainerLogin);
     order.verify(request).login("operator", "operator-secret");
@@ -56,7 +56,7 @@ class ServletOperatorAuthenticatorTest {
         ServletOperatorAuthenticator.authenticate(
             request, throttle, "OPERATOR\r\nforged", "operator-secret", endContainerLogin);
 
-    assertThat(login.outcome()).isEqualTo(OperatorAuthenticator.Outcome.OPERATOR);
+    assertThat(login.verdict()).isEqualTo(OperatorAuthenticator.Verdict.OPERATOR);
     assertThat(login.principal()).isEqualTo("operator");
   }
 
@@ -67,8 +67,8 @@ class ServletOperatorAuthenticatorTest {
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "alice", "alice-secret", endContainerLogin))
-        .extracting(OperatorAuthenticator.Login::outcome)
-        .isEqualTo(OperatorAuthenticator.Outcome.NOT_OPERATOR);
+        .extracting(OperatorAuthenticator.Login::verdict)
+        .isEqualTo(OperatorAuthenticator.Verdict.NOT_OPERATOR);
 
     verify(endContainerLogin).run();
   }
@@ -80,8 +80,8 @@ class ServletOperatorAuthenticatorTest {
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "operator", "nope", endContainerLogin))
-        .extracting(OperatorAuthenticator.Login::outcome)
-        .isEqualTo(OperatorAuthenticator.Outcome.INVALID_CREDENTIALS);
+        .extracting(OperatorAuthenticator.Login::verdict)
+        .isEqualTo(OperatorAuthenticator.Verdict.INVALID_CREDENTIALS);
 
     verify(request, never()).isUserInRole("operator");
     verify(endContainerLogin, never()).run();
@@ -96,8 +96,8 @@ class ServletOperatorAuthenticatorTest {
     assertThat(
             ServletOperatorAuthenticator.authenticate(
                 request, throttle, "operator", "operator-secret", endContainerLogin))
-        .extracting(OperatorAuthenticator.Login::outcome)
-        .isEqualTo(OperatorAuthenticator.Outcome.THROTTLED);
+        .extracting(OperatorAuthenticator.Login::verdict)
+        .isEqualTo(OperatorAuthenticator.Verdict.THROTTLED);
 
     verify(request, never()).login(anyString(), anyString());
     verify(throttle, never()).failed(anyString(), anyString(), any());

@@ -135,7 +135,7 @@ class OperatorConsoleBrowserIT {
     showStuckOperations();
     browser.selectGridRow("stuck-grid", capturedKey);
     browser.waitForText("stuck-detail", "Detail of " + capturedKey);
-    browser.waitForText("stuck-detail", "Payment attempt");
+    browser.waitForText("stuck-detail", "Payment");
     browser.screenshot("03-stuck.png");
 
     browser.click("reconcile-button");

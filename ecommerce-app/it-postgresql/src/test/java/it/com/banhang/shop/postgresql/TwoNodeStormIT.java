@@ -262,7 +262,7 @@ class TwoNodeStormIT {
   }
 
   /**
-   * The storm's payment keys whose final record disagrees with their payment attempts: completed
+   * The storm's payment keys whose final record disagrees with their payments: completed
    * with 201 while no attempt of that key is captured, or released while one is. Two nodes settling
    * one key differently would leave exactly that.
    */

@@ -3,7 +3,7 @@ package com.banhang.shop.payments.api;
 import java.util.List;
 
 /**
- * Read-only: the late charges the sweep flagged on their payment attempt (docs/payments.md, "Late
+ * Read-only: the late charges the sweep flagged on their payment (docs/payments.md, "Late
  * charges"), for the operator console. {@code RECORDED} ones are not listed: the shop recorded
  * them, nothing is left to do. Implemented in the application layer.
  */

@@ -1,7 +1,7 @@
 package com.banhang.shop.payments.api;
 
 /**
- * CDI event: the late-charge sweep examined one abandoned payment attempt and this is what it
- * found, so that metrics can count outcomes (a double charge above all).
+ * CDI event: the late-charge sweep examined one abandoned payment and this is what it found, so
+ * that metrics can count outcomes (a double charge above all).
  */
-public record LateChargeChecked(LateChargeReport.Outcome outcome) {}
+public record LateChargeChecked(LateChargeReport.Finding finding) {}

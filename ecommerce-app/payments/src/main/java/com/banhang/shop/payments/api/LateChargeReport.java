@@ -1,13 +1,20 @@
 package com.banhang.shop.payments.api;
 
+import jakarta.json.bind.annotation.JsonbProperty;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** What one run of the late-charge sweep found for the abandoned attempts it examined. */
-public record LateChargeReport(int examined, Map<Outcome, Integer> outcomes) {
+/**
+ * What one run of the late-charge sweep found for the abandoned attempts it examined.
+ *
+ * @param findings how many keys ended in each finding; named {@code outcomes} in JSON, the name the
+ *     operator API has always answered with
+ */
+public record LateChargeReport(
+    int examined, @JsonbProperty("outcomes") Map<Finding, Integer> findings) {
 
   /** What was found for one abandoned attempt. */
-  public enum Outcome {
+  public enum Finding {
     /** A matching charge on an unpaid order: the attempt is captured, the order paid. */
     RECORDED,
     /** A matching charge, but the order was paid by another attempt: for an operator. */
@@ -29,14 +36,14 @@ public record LateChargeReport(int examined, Map<Outcome, Integer> outcomes) {
   }
 
   /** The report of a run that found {@code results}, one per attempt examined. */
-  public static LateChargeReport of(Iterable<Outcome> results) {
-    Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
-    for (Outcome outcome : Outcome.values()) {
-      counts.put(outcome, 0);
+  public static LateChargeReport of(Iterable<Finding> results) {
+    Map<Finding, Integer> counts = new EnumMap<>(Finding.class);
+    for (Finding finding : Finding.values()) {
+      counts.put(finding, 0);
     }
     int examined = 0;
-    for (Outcome outcome : results) {
-      counts.merge(outcome, 1, Integer::sum);
+    for (Finding finding : results) {
+      counts.merge(finding, 1, Integer::sum);
       examined++;
     }
     return new LateChargeReport(examined, counts);

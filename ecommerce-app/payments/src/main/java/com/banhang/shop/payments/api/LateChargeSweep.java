@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * The late-charge sweep (docs/payments.md, "Late charges"): finds charges that landed after their
- * payment attempt was abandoned and its key released. What the schedule and the operator REST API
- * call; implemented in the application layer.
+ * payment was abandoned and its key released. What the schedule and the operator REST API call;
+ * implemented in the application layer.
  */
 public interface LateChargeSweep {
 

@@ -1,6 +1,6 @@
 package com.banhang.shop.payments.api;
 
-import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.ReconciliationReport.Finding;
 import java.time.Duration;
 
 /**
@@ -22,8 +22,8 @@ public interface Reconciliation {
    * "reconcile this key"), by the same rules as a run: a key whose lease still runs is left alone
    * ({@code STILL_RUNNING}), and so on. Its check is recorded and the event fired as in a run.
    *
-   * @return {@link Outcome#NOT_PROCESSING} when there is no such key in processing; then nothing
+   * @return {@link Finding#NOT_PROCESSING} when there is no such key in processing; then nothing
    *     was changed, recorded or fired
    */
-  Outcome reconcileKey(String tenant, String key);
+  Finding reconcileKey(String tenant, String key);
 }

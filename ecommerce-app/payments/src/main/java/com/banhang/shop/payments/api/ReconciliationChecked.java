@@ -5,4 +5,4 @@ package com.banhang.shop.payments.api;
  * and this is what became of it, so that metrics can count outcomes. Fired synchronously after the
  * key's check was recorded; an observer that throws is logged and does not stop the run.
  */
-public record ReconciliationChecked(ReconciliationReport.Outcome outcome) {}
+public record ReconciliationChecked(ReconciliationReport.Finding finding) {}

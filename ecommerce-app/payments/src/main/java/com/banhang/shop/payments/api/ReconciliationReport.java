@@ -1,13 +1,20 @@
 package com.banhang.shop.payments.api;
 
+import jakarta.json.bind.annotation.JsonbProperty;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** What one reconciliation run did with the payments.charge keys it examined. */
-public record ReconciliationReport(int examined, Map<Outcome, Integer> outcomes) {
+/**
+ * What one reconciliation run did with the payments.charge keys it examined.
+ *
+ * @param findings how many keys ended in each finding; named {@code outcomes} in JSON, the name the
+ *     operator API has always answered with
+ */
+public record ReconciliationReport(
+    int examined, @JsonbProperty("outcomes") Map<Finding, Integer> findings) {
 
   /** What became of one key. */
-  public enum Outcome {
+  public enum Finding {
     /** The gateway had charged: payment captured, key completed with the 201. */
     CAPTURED,
     /** The gateway had declined: key completed with the 402. */
@@ -36,16 +43,16 @@ public record ReconciliationReport(int examined, Map<Outcome, Integer> outcomes)
   }
 
   /** The report of a run that found {@code results}, one per key examined. */
-  public static ReconciliationReport of(Iterable<Outcome> results) {
-    Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
-    for (Outcome outcome : Outcome.values()) {
-      if (outcome != Outcome.NOT_PROCESSING) {
-        counts.put(outcome, 0);
+  public static ReconciliationReport of(Iterable<Finding> results) {
+    Map<Finding, Integer> counts = new EnumMap<>(Finding.class);
+    for (Finding finding : Finding.values()) {
+      if (finding != Finding.NOT_PROCESSING) {
+        counts.put(finding, 0);
       }
     }
     int examined = 0;
-    for (Outcome outcome : results) {
-      counts.merge(outcome, 1, Integer::sum);
+    for (Finding finding : results) {
+      counts.merge(finding, 1, Integer::sum);
       examined++;
     }
     return new ReconciliationReport(examined, counts);

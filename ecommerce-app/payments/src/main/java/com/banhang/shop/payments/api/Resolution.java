@@ -5,7 +5,7 @@ package com.banhang.shop.payments.api;
  *
  * @param result what happened
  * @param message why, in words an operator understands (also when it was refused)
- * @param paymentId the payment attempt concerned, or null when there is none
+ * @param paymentId the payment concerned, or null when there is none
  * @param orderId its order, or null when there is no attempt
  */
 public record Resolution(Result result, String message, String paymentId, String orderId) {

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Read-only: the late charges the sweep flagged on their payment attempt (docs/payments.md, "Late
+ * Read-only: the late charges the sweep flagged on their payment (docs/payments.md, "Late
  * charges"), for the operator console. {@code RECORDED} ones are not listed: the shop recorded
  * them, nothing is left to do.
  */

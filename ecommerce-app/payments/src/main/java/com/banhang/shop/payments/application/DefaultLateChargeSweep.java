@@ -3,7 +3,7 @@ package com.banhang.shop.payments.application;
 import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.payments.api.LateChargeChecked;
 import com.banhang.shop.payments.api.LateChargeReport;
-import com.banhang.shop.payments.api.LateChargeReport.Outcome;
+import com.banhang.shop.payments.api.LateChargeReport.Finding;
 import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
@@ -82,24 +82,24 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   @Override
   public LateChargeReport sweep(Duration recheck) {
     Instant now = Instant.now();
-    List<Outcome> outcomes = new ArrayList<>();
+    List<Finding> findings = new ArrayList<>();
     for (Payment payment :
         payments.lateChargeCandidates(
             now.minus(gatewayKeyRetention).atOffset(ZoneOffset.UTC),
             now.minus(recheck).atOffset(ZoneOffset.UTC),
             batchSize)) {
-      Outcome outcome = examineIsolated(payment);
-      outcomes.add(outcome);
-      fire(outcome);
+      Finding finding = examineIsolated(payment);
+      findings.add(finding);
+      fire(finding);
     }
-    LateChargeReport report = LateChargeReport.of(outcomes);
+    LateChargeReport report = LateChargeReport.of(findings);
     if (report.examined() > 0) {
-      LOG.info(() -> "swept abandoned payment attempts for late charges: " + report);
+      LOG.info(() -> "swept abandoned payments for late charges: " + report);
     }
     return report;
   }
 
-  private Outcome examineIsolated(Payment payment) {
+  private Finding examineIsolated(Payment payment) {
     try {
       return examine(payment);
     } catch (RuntimeException e) {
@@ -107,20 +107,20 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
           Level.WARNING,
           "could not sweep payment " + payment.id() + " for a late charge; tried next run",
           e);
-      return Outcome.FAILED;
+      return Finding.FAILED;
     }
   }
 
-  private Outcome examine(Payment payment) {
+  private Finding examine(Payment payment) {
     Optional<PaymentGateway.ChargeDetails> charge;
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
-      return Outcome.GATEWAY_UNREACHABLE;
+      return Finding.GATEWAY_UNREACHABLE;
     }
     if (charge.isEmpty()) {
       lateChecked(payment.id());
-      return Outcome.NOT_FOUND;
+      return Finding.NOT_FOUND;
     }
     Optional<LateCharge> found;
     try {
@@ -128,10 +128,10 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
     } catch (PaymentInProgressException | PersistenceException e) {
       // Another attempt holds the order (running, or captured since the candidates were read):
       // the next run decides, once that attempt is settled.
-      return Outcome.ORDER_HELD;
+      return Finding.ORDER_HELD;
     }
     if (found.isEmpty()) {
-      return Outcome.SETTLED_ELSEWHERE;
+      return Finding.SETTLED_ELSEWHERE;
     }
     LateCharge late = found.get();
     if (late.needsOperator()) {
@@ -156,7 +156,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
                   + payment.orderId()
                   + " paid");
     }
-    return Outcome.valueOf(late.name());
+    return Finding.valueOf(late.name());
   }
 
   /**
@@ -234,9 +234,9 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
         });
   }
 
-  private void fire(Outcome outcome) {
+  private void fire(Finding finding) {
     try {
-      checks.fire(new LateChargeChecked(outcome));
+      checks.fire(new LateChargeChecked(finding));
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "an observer of LateChargeChecked failed", e);
     }

@@ -146,12 +146,12 @@ public class DefaultPaymentResolution implements PaymentResolution {
     }
     ClaimedKey claim = record.get().claimedKey();
     try {
-      Optional<Payment> attempt = payments.attemptOf(claim);
+      Optional<Payment> attempt = payments.paymentOf(claim);
       if (attempt.isEmpty()) {
         return release(
             claim,
             null,
-            "no payment attempt was committed under this key, so nothing was sent to the gateway:"
+            "no payment was committed under this key, so nothing was sent to the gateway:"
                 + " the key was released and the customer's retry runs anew",
             audit);
       }
@@ -162,7 +162,7 @@ public class DefaultPaymentResolution implements PaymentResolution {
             release(
                 claim,
                 payment,
-                "the payment attempt was already abandoned: the key was released and the"
+                "the payment was already abandoned: the key was released and the"
                     + " customer's retry runs anew",
                 audit);
         case PENDING -> abandonAndRelease(claim, payment, audit);
@@ -287,13 +287,13 @@ public class DefaultPaymentResolution implements PaymentResolution {
       return new Target(null, null, notProcessing(tenant, key, what));
     }
     ClaimedKey claim = record.get().claimedKey();
-    Optional<Payment> attempt = payments.attemptOf(claim);
+    Optional<Payment> attempt = payments.paymentOf(claim);
     if (attempt.isEmpty()) {
       return new Target(
           claim,
           null,
           refused(
-              "no payment attempt was committed under this key, so nothing was sent to the"
+              "no payment was committed under this key, so nothing was sent to the"
                   + " gateway and nobody was charged; resolve it as not charged instead",
               null));
     }

@@ -7,7 +7,7 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
-import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.ReconciliationReport.Finding;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -57,15 +57,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class DefaultReconciliation implements Reconciliation {
 
   /** Last checks that keep a key out of runs: only an operator can settle it. */
-  static final Set<String> OPERATOR_ONLY = Set.of(Outcome.NEEDS_OPERATOR.name());
+  static final Set<String> OPERATOR_ONLY = Set.of(Finding.NEEDS_OPERATOR.name());
 
   /** Outcomes after which the key is still in processing: their check is recorded on the key. */
-  private static final Set<Outcome> LEAVE_PROCESSING =
+  private static final Set<Finding> LEAVE_PROCESSING =
       EnumSet.of(
-          Outcome.NEEDS_OPERATOR,
-          Outcome.GATEWAY_UNREACHABLE,
-          Outcome.FAILED,
-          Outcome.STILL_RUNNING);
+          Finding.NEEDS_OPERATOR,
+          Finding.GATEWAY_UNREACHABLE,
+          Finding.FAILED,
+          Finding.STILL_RUNNING);
 
   private static final Logger LOG = Logger.getLogger(DefaultReconciliation.class.getName());
 
@@ -96,7 +96,7 @@ public class DefaultReconciliation implements Reconciliation {
   Duration defaultMinimumAge;
 
   /** What became of one key, and why, in words for the operator console. */
-  private record Check(Outcome outcome, String detail) {}
+  private record Check(Finding finding, String detail) {}
 
   /** One run over the keys older than the configured minimum age (what the schedule runs). */
   @Override
@@ -107,17 +107,17 @@ public class DefaultReconciliation implements Reconciliation {
   /** One run over the oldest keys claimed more than {@code minimumAge} ago, except parked ones. */
   @Override
   public ReconciliationReport reconcileKeysOlderThan(Duration minimumAge) {
-    List<Outcome> outcomes = new ArrayList<>();
+    List<Finding> findings = new ArrayList<>();
     if (batchSize < 1) {
       // A batch of no keys reads nothing: asked for, it would be FETCH NEXT 0 ROWS, which SQL
       // Server refuses.
-      return ReconciliationReport.of(outcomes);
+      return ReconciliationReport.of(findings);
     }
     for (IdempotencyRecord record :
         keys.findProcessing(PayOrder.OPERATION, minimumAge, OPERATOR_ONLY, batchSize)) {
-      outcomes.add(examineIsolated(record));
+      findings.add(examineIsolated(record));
     }
-    ReconciliationReport report = ReconciliationReport.of(outcomes);
+    ReconciliationReport report = ReconciliationReport.of(findings);
     if (report.examined() > 0) {
       LOG.info(() -> "reconciled payments.charge keys: " + report);
     }
@@ -129,18 +129,18 @@ public class DefaultReconciliation implements Reconciliation {
    * "reconcile this key"), by the same rules as a run: a key whose lease still runs is left alone
    * ({@code STILL_RUNNING}), and so on. Its check is recorded and the event fired as in a run.
    *
-   * @return {@link Outcome#NOT_PROCESSING} when there is no such key in processing; then nothing
+   * @return {@link Finding#NOT_PROCESSING} when there is no such key in processing; then nothing
    *     was changed, recorded or fired
    */
   @Override
-  public Outcome reconcileKey(String tenant, String key) {
+  public Finding reconcileKey(String tenant, String key) {
     Optional<IdempotencyRecord> record = keys.find(tenant, PayOrder.OPERATION, key);
     if (record.isEmpty() || record.get().status() != IdempotencyRecord.Status.PROCESSING) {
-      return Outcome.NOT_PROCESSING;
+      return Finding.NOT_PROCESSING;
     }
-    Outcome outcome = examine(record.get());
-    LOG.info(() -> "reconciled one payments.charge key on request: " + outcome);
-    return outcome;
+    Finding finding = examine(record.get());
+    LOG.info(() -> "reconciled one payments.charge key on request: " + finding);
+    return finding;
   }
 
   /**
@@ -148,7 +148,7 @@ public class DefaultReconciliation implements Reconciliation {
    * column, a failure outside the usual paths) is logged, recorded as {@code FAILED} if it can be,
    * and the run goes on with the next key; it never stops the run for the others.
    */
-  private Outcome examineIsolated(IdempotencyRecord record) {
+  private Finding examineIsolated(IdempotencyRecord record) {
     try {
       return examine(record);
     } catch (RuntimeException e) {
@@ -156,12 +156,12 @@ public class DefaultReconciliation implements Reconciliation {
       try {
         recordCheck(
             record.claimedKey(),
-            new Check(Outcome.FAILED, "unexpected error, tried again next run: " + describe(e)));
+            new Check(Finding.FAILED, "unexpected error, tried again next run: " + describe(e)));
       } catch (RuntimeException unreadable) {
         LOG.log(Level.WARNING, "could not record the check of an unreadable key", unreadable);
       }
-      fire(Outcome.FAILED);
-      return Outcome.FAILED;
+      fire(Finding.FAILED);
+      return Finding.FAILED;
     }
   }
 
@@ -169,19 +169,19 @@ public class DefaultReconciliation implements Reconciliation {
     return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 
-  private Outcome examine(IdempotencyRecord record) {
+  private Finding examine(IdempotencyRecord record) {
     Check check = stillLeased(record) ? stillRunning(record) : settleSafely(record);
-    if (LEAVE_PROCESSING.contains(check.outcome())) {
+    if (LEAVE_PROCESSING.contains(check.finding())) {
       recordCheck(record.claimedKey(), check);
     }
-    fire(check.outcome());
-    return check.outcome();
+    fire(check.finding());
+    return check.finding();
   }
 
   /**
    * A request may still be working on a key whose lease has not run out, between its claim and the
-   * commit of its payment attempt: releasing that key would orphan the attempt. A key whose outcome
-   * was marked unknown has no request working on it any more. The lease is judged on the database's
+   * commit of its payment: releasing that key would orphan the attempt. A key whose outcome was
+   * marked unknown has no request working on it any more. The lease is judged on the database's
    * clock at the read, never this server's (docs/payments.md, "Several nodes").
    */
   private static boolean stillLeased(IdempotencyRecord record) {
@@ -190,7 +190,7 @@ public class DefaultReconciliation implements Reconciliation {
 
   private static Check stillRunning(IdempotencyRecord record) {
     return new Check(
-        Outcome.STILL_RUNNING,
+        Finding.STILL_RUNNING,
         "its request may still be running: its lease lasts until "
             + record.lockedUntil()
             + "; left alone until then");
@@ -200,15 +200,15 @@ public class DefaultReconciliation implements Reconciliation {
     try {
       return settle(record.claimedKey(), record.age());
     } catch (ClaimLostException | PersistenceException e) {
-      return new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
+      return new Check(Finding.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not reconcile a payments.charge key", e);
-      return new Check(Outcome.FAILED, "unexpected error, tried again next run: " + describe(e));
+      return new Check(Finding.FAILED, "unexpected error, tried again next run: " + describe(e));
     }
   }
 
   private Check settle(ClaimedKey claim, Duration claimedAgo) {
-    Optional<Payment> attempt = payments.attemptOf(claim);
+    Optional<Payment> attempt = payments.paymentOf(claim);
     if (attempt.isEmpty()) {
       // The attempt commits before the gateway call: without one, nothing was ever sent.
       return release(claim);
@@ -228,7 +228,7 @@ public class DefaultReconciliation implements Reconciliation {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
       return new Check(
-          Outcome.GATEWAY_UNREACHABLE,
+          Finding.GATEWAY_UNREACHABLE,
           "the gateway could not be asked for the charge under gateway key "
               + payment.gatewayKey()
               + ": "
@@ -237,7 +237,7 @@ public class DefaultReconciliation implements Reconciliation {
     if (charge.isEmpty()) {
       if (claimedAgo.compareTo(gatewayKeyRetention) > 0) {
         return new Check(
-            Outcome.NEEDS_OPERATOR,
+            Finding.NEEDS_OPERATOR,
             "the gateway has no charge under gateway key "
                 + payment.gatewayKey()
                 + ", but the key was claimed more than "
@@ -255,7 +255,7 @@ public class DefaultReconciliation implements Reconciliation {
       // Not this payment's charge: recording it would capture the payment (and pay the order) for
       // a charge its request never made. Only an operator may decide; the key stays processing.
       return new Check(
-          Outcome.NEEDS_OPERATOR,
+          Finding.NEEDS_OPERATOR,
           "the gateway has charge "
               + charge.get().chargeId()
               + " under gateway key "
@@ -276,16 +276,16 @@ public class DefaultReconciliation implements Reconciliation {
 
   private Check release(ClaimedKey claim) {
     return keys.release(claim)
-        ? new Check(Outcome.RELEASED, "nothing was charged: the key was released")
-        : new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
+        ? new Check(Finding.RELEASED, "nothing was charged: the key was released")
+        : new Check(Finding.SETTLED_ELSEWHERE, "settled by another worker or by its request");
   }
 
   private static Check settledCheck(Payment payment) {
     return switch (payment.status()) {
-      case CAPTURED -> new Check(Outcome.CAPTURED, "charged: " + payment.gatewayChargeId());
-      case DECLINED -> new Check(Outcome.DECLINED, "declined: " + payment.gatewayChargeId());
+      case CAPTURED -> new Check(Finding.CAPTURED, "charged: " + payment.gatewayChargeId());
+      case DECLINED -> new Check(Finding.DECLINED, "declined: " + payment.gatewayChargeId());
       default ->
-          new Check(Outcome.SETTLED_ELSEWHERE, "settled by another worker or by its request");
+          new Check(Finding.SETTLED_ELSEWHERE, "settled by another worker or by its request");
     };
   }
 
@@ -295,15 +295,15 @@ public class DefaultReconciliation implements Reconciliation {
    */
   private void recordCheck(ClaimedKey claim, Check check) {
     try {
-      keys.recordCheck(claim, check.outcome().name(), check.detail());
+      keys.recordCheck(claim, check.finding().name(), check.detail());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not record the check of a payments.charge key", e);
     }
   }
 
-  private void fire(Outcome outcome) {
+  private void fire(Finding finding) {
     try {
-      checks.fire(new ReconciliationChecked(outcome));
+      checks.fire(new ReconciliationChecked(finding));
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "an observer of ReconciliationChecked failed", e);
     }

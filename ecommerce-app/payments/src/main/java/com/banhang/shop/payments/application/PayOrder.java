@@ -22,7 +22,7 @@ import java.util.UUID;
  *
  * <ol>
  *   <li>commit a PENDING attempt, with the gateway key derived from the claim, in a transaction of
- *       its own ({@link PaymentService#startAttempt});
+ *       its own ({@link PaymentService#startPayment});
  *   <li>charge under that gateway key with no transaction open (the adapter retries under the same
  *       key);
  *   <li>record the result and complete the key with the client's answer in ONE transaction: the
@@ -80,7 +80,7 @@ public class PayOrder {
       // same charge. Answer with it; nothing is sent to the gateway.
       return transaction.run(() -> currentRequest.complete(answer(recordedLate.get())));
     }
-    Payment payment = payments.startAttempt(command, claim);
+    Payment payment = payments.startPayment(command, claim);
     PaymentGateway.Charge charge;
     try {
       charge = gateway.charge(PaymentGateway.ChargeRequest.of(payment));

@@ -48,7 +48,7 @@ public interface PaymentGateway {
       String orderReference,
       String paymentMethod) {
 
-    /** The request of a payment attempt: all of it is what the attempt committed. */
+    /** The request of a payment: all of it is what the attempt committed. */
     public static ChargeRequest of(Payment payment) {
       return new ChargeRequest(
           payment.gatewayKey(),

@@ -13,7 +13,7 @@ import jakarta.transaction.Transactional;
 import java.util.Optional;
 
 /**
- * The life of a payment attempt up to its settlement: started PENDING, then captured, declined or
+ * The life of a payment up to its settlement: started PENDING, then captured, declined or
  * abandoned, each change in a transaction of its own or of the caller (the gateway is never called
  * with a transaction open); and the reads of attempts. What the late-charge sweep finds after an
  * abandon is {@link DefaultLateChargeSweep}'s.
@@ -35,7 +35,7 @@ public class PaymentService {
    *     holds the order
    */
   @Transactional(Transactional.TxType.REQUIRES_NEW)
-  public Payment startAttempt(PayOrder.Command command, ClaimedKey claim) {
+  public Payment startPayment(PayOrder.Command command, ClaimedKey claim) {
     PayableOrder order = orders.findUnpaid(command.tenantId(), command.orderId());
     if (order.total() != command.amount() || !order.currency().equals(command.currency())) {
       throw new PaymentAmountMismatchException(
@@ -134,7 +134,7 @@ public class PaymentService {
   }
 
   /** The attempt that a claim of payments.charge started, if it got that far. */
-  public Optional<Payment> attemptOf(ClaimedKey claim) {
+  public Optional<Payment> paymentOf(ClaimedKey claim) {
     return payments.findByClaim(claim.tenant(), claim.key(), claim.attempt());
   }
 

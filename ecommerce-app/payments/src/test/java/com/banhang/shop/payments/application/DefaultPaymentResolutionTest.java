@@ -58,7 +58,7 @@ class DefaultPaymentResolutionTest {
 
   private void keyWithAttempt(Payment attempt) {
     when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(key));
-    when(payments.attemptOf(claim)).thenReturn(Optional.ofNullable(attempt));
+    when(payments.paymentOf(claim)).thenReturn(Optional.ofNullable(attempt));
   }
 
   private static PaymentGateway.ChargeDetails charge(

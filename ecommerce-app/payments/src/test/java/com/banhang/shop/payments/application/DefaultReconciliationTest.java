@@ -21,7 +21,7 @@ import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
-import com.banhang.shop.payments.api.ReconciliationReport.Outcome;
+import com.banhang.shop.payments.api.ReconciliationReport.Finding;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
@@ -97,16 +97,16 @@ class DefaultReconciliationTest {
     IdempotencyRecord key = Fixtures.processing(Duration.ofHours(25));
     ClaimedKey claim = key.claimedKey();
     runFinds(key);
-    when(payments.attemptOf(claim)).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(claim)).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
     // A stale attempt: the row moved on; the run must not care.
     when(keys.recordCheck(eq(claim), eq("NEEDS_OPERATOR"), anyString())).thenReturn(false);
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
+    assertThat(report.findings()).containsEntry(Finding.NEEDS_OPERATOR, 1);
     verify(keys).recordCheck(eq(claim), eq("NEEDS_OPERATOR"), contains(GATEWAY_KEY));
-    verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
+    verify(checks).fire(new ReconciliationChecked(Finding.NEEDS_OPERATOR));
     verify(payments, never()).abandon(anyString());
     verify(keys, never()).release(any());
   }
@@ -115,17 +115,17 @@ class DefaultReconciliationTest {
   void anUnreachableGatewayIsRecorded() {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("connection refused", null));
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.GATEWAY_UNREACHABLE, 1);
+    assertThat(report.findings()).containsEntry(Finding.GATEWAY_UNREACHABLE, 1);
     verify(keys)
         .recordCheck(
             eq(key.claimedKey()), eq("GATEWAY_UNREACHABLE"), contains("connection refused"));
-    verify(checks).fire(new ReconciliationChecked(Outcome.GATEWAY_UNREACHABLE));
+    verify(checks).fire(new ReconciliationChecked(Finding.GATEWAY_UNREACHABLE));
   }
 
   @Test
@@ -137,9 +137,9 @@ class DefaultReconciliationTest {
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
+    assertThat(report.findings()).containsEntry(Finding.STILL_RUNNING, 1);
     verify(keys).recordCheck(eq(key.claimedKey()), eq("STILL_RUNNING"), anyString());
-    verify(checks).fire(new ReconciliationChecked(Outcome.STILL_RUNNING));
+    verify(checks).fire(new ReconciliationChecked(Finding.STILL_RUNNING));
     verifyNoInteractions(payments, gateway, payOrder);
   }
 
@@ -158,7 +158,7 @@ class DefaultReconciliationTest {
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.STILL_RUNNING, 1);
+    assertThat(report.findings()).containsEntry(Finding.STILL_RUNNING, 1);
     verifyNoInteractions(payments, gateway, payOrder);
   }
 
@@ -169,12 +169,12 @@ class DefaultReconciliationTest {
         Fixtures.processingSeenAt(
             databaseNow, Duration.ofMinutes(3), Duration.ofSeconds(-1), false);
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.empty());
     when(keys.release(key.claimedKey())).thenReturn(true);
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
+    assertThat(report.findings()).containsEntry(Finding.RELEASED, 1);
   }
 
   @Test
@@ -184,13 +184,13 @@ class DefaultReconciliationTest {
         Fixtures.processingSeenAt(
             databaseNow, Duration.ofHours(24).minusMinutes(10), Duration.ofHours(-23), true);
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
     when(keys.release(key.claimedKey())).thenReturn(true);
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
+    assertThat(report.findings()).containsEntry(Finding.RELEASED, 1);
     verify(payments).abandon(payment.id());
   }
 
@@ -201,12 +201,12 @@ class DefaultReconciliationTest {
         Fixtures.processingSeenAt(
             databaseNow, Duration.ofHours(24).plusMinutes(10), Duration.ofHours(-23), true);
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
+    assertThat(report.findings()).containsEntry(Finding.NEEDS_OPERATOR, 1);
     verify(payments, never()).abandon(anyString());
     verify(keys, never()).release(any());
   }
@@ -215,20 +215,20 @@ class DefaultReconciliationTest {
   void anUnexpectedErrorIsRecordedAsFailed() {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenThrow(new IllegalStateException("boom"));
+    when(payments.paymentOf(key.claimedKey())).thenThrow(new IllegalStateException("boom"));
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.FAILED, 1);
+    assertThat(report.findings()).containsEntry(Finding.FAILED, 1);
     verify(keys).recordCheck(eq(key.claimedKey()), eq("FAILED"), contains("boom"));
-    verify(checks).fire(new ReconciliationChecked(Outcome.FAILED));
+    verify(checks).fire(new ReconciliationChecked(Finding.FAILED));
   }
 
   @Test
   void aSettledKeyFiresItsOutcomeButRecordsNoCheck() {
     IdempotencyRecord charged = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(charged);
-    when(payments.attemptOf(charged.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(charged.claimedKey())).thenReturn(Optional.of(payment));
     PaymentGateway.ChargeDetails charge =
         new PaymentGateway.ChargeDetails("ch_1", true, AMOUNT, "VND", ORDER, GATEWAY_KEY);
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
@@ -241,8 +241,8 @@ class DefaultReconciliationTest {
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
-    verify(checks).fire(new ReconciliationChecked(Outcome.CAPTURED));
+    assertThat(report.findings()).containsEntry(Finding.CAPTURED, 1);
+    verify(checks).fire(new ReconciliationChecked(Finding.CAPTURED));
     verify(keys, never()).recordCheck(any(), anyString(), any());
   }
 
@@ -251,11 +251,11 @@ class DefaultReconciliationTest {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
     payment.capture("ch_1");
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.CAPTURED, 1);
+    assertThat(report.findings()).containsEntry(Finding.CAPTURED, 1);
     verify(payOrder).completeClaim(key.claimedKey(), payment);
     verifyNoInteractions(gateway);
   }
@@ -264,13 +264,13 @@ class DefaultReconciliationTest {
   void aReleasedKeyRecordsNoCheck() {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.empty());
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.empty());
     when(keys.release(key.claimedKey())).thenReturn(true);
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.RELEASED, 1);
-    verify(checks).fire(new ReconciliationChecked(Outcome.RELEASED));
+    assertThat(report.findings()).containsEntry(Finding.RELEASED, 1);
+    verify(checks).fire(new ReconciliationChecked(Finding.RELEASED));
     verify(keys, never()).recordCheck(any(), anyString(), any());
   }
 
@@ -278,15 +278,15 @@ class DefaultReconciliationTest {
   void aFailingCheckRecordDoesNotChangeTheOutcome() {
     IdempotencyRecord key = Fixtures.processing(Duration.ofHours(25));
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.empty());
     when(keys.recordCheck(any(), anyString(), anyString()))
         .thenThrow(new IllegalStateException("store down"));
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.NEEDS_OPERATOR, 1);
-    verify(checks).fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
+    assertThat(report.findings()).containsEntry(Finding.NEEDS_OPERATOR, 1);
+    verify(checks).fire(new ReconciliationChecked(Finding.NEEDS_OPERATOR));
   }
 
   @Test
@@ -294,15 +294,15 @@ class DefaultReconciliationTest {
     IdempotencyRecord parked =
         Fixtures.record(IdempotencyRecord.Status.PROCESSING, true, Instant.now(), "NEEDS_OPERATOR");
     when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(parked));
-    when(payments.attemptOf(parked.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(parked.claimedKey())).thenReturn(Optional.of(payment));
     when(gateway.findByKey(GATEWAY_KEY))
         .thenThrow(new GatewayUnavailableException("timeout", null));
 
-    Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
+    Finding finding = reconciliation.reconcileKey(TENANT, KEY);
 
-    assertThat(outcome).isEqualTo(Outcome.GATEWAY_UNREACHABLE);
+    assertThat(finding).isEqualTo(Finding.GATEWAY_UNREACHABLE);
     verify(keys).recordCheck(eq(parked.claimedKey()), eq("GATEWAY_UNREACHABLE"), anyString());
-    verify(checks).fire(new ReconciliationChecked(Outcome.GATEWAY_UNREACHABLE));
+    verify(checks).fire(new ReconciliationChecked(Finding.GATEWAY_UNREACHABLE));
     verify(keys, never()).findProcessing(anyString(), any(), any(), anyInt());
   }
 
@@ -313,9 +313,9 @@ class DefaultReconciliationTest {
             IdempotencyRecord.Status.PROCESSING, false, Instant.now().plusSeconds(25), null);
     when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(young));
 
-    Outcome outcome = reconciliation.reconcileKey(TENANT, KEY);
+    Finding finding = reconciliation.reconcileKey(TENANT, KEY);
 
-    assertThat(outcome).isEqualTo(Outcome.STILL_RUNNING);
+    assertThat(finding).isEqualTo(Finding.STILL_RUNNING);
     verify(keys).recordCheck(eq(young.claimedKey()), eq("STILL_RUNNING"), anyString());
     verifyNoInteractions(payments, gateway);
   }
@@ -327,10 +327,10 @@ class DefaultReconciliationTest {
             Optional.of(
                 Fixtures.record(IdempotencyRecord.Status.COMPLETED, false, Instant.now(), null)));
 
-    assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NOT_PROCESSING);
+    assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Finding.NOT_PROCESSING);
 
     when(keys.find(TENANT, PayOrder.OPERATION, "other")).thenReturn(Optional.empty());
-    assertThat(reconciliation.reconcileKey(TENANT, "other")).isEqualTo(Outcome.NOT_PROCESSING);
+    assertThat(reconciliation.reconcileKey(TENANT, "other")).isEqualTo(Finding.NOT_PROCESSING);
 
     verify(keys, never()).recordCheck(any(), anyString(), any());
     verify(keys, never()).release(any());
@@ -348,10 +348,10 @@ class DefaultReconciliationTest {
     for (PaymentGateway.ChargeDetails charge : forged) {
       IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
       when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(key));
-      when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+      when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
       when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
 
-      assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Outcome.NEEDS_OPERATOR);
+      assertThat(reconciliation.reconcileKey(TENANT, KEY)).isEqualTo(Finding.NEEDS_OPERATOR);
       verify(keys)
           .recordCheck(eq(key.claimedKey()), eq("NEEDS_OPERATOR"), contains(charge.chargeId()));
     }
@@ -359,7 +359,7 @@ class DefaultReconciliationTest {
     verify(keys).recordCheck(any(), anyString(), contains("its currency is USD"));
     verify(keys).recordCheck(any(), anyString(), contains("order order-2"));
     verify(checks, org.mockito.Mockito.times(3))
-        .fire(new ReconciliationChecked(Outcome.NEEDS_OPERATOR));
+        .fire(new ReconciliationChecked(Finding.NEEDS_OPERATOR));
     verifyNoInteractions(payOrder);
     verify(payments, never()).abandon(anyString());
     verify(keys, never()).release(any());
@@ -370,7 +370,7 @@ class DefaultReconciliationTest {
   void aDeclineFoundByKeyOfThePaymentsAmountIsRecorded() {
     IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
     runFinds(key);
-    when(payments.attemptOf(key.claimedKey())).thenReturn(Optional.of(payment));
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.of(payment));
     PaymentGateway.ChargeDetails declined =
         new PaymentGateway.ChargeDetails("ch_d", false, AMOUNT, "VND", ORDER, GATEWAY_KEY);
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(declined));
@@ -381,7 +381,7 @@ class DefaultReconciliationTest {
               return payment;
             });
 
-    assertThat(reconciliation.reconcileDueKeys().outcomes()).containsEntry(Outcome.DECLINED, 1);
+    assertThat(reconciliation.reconcileDueKeys().findings()).containsEntry(Finding.DECLINED, 1);
   }
 
   @Test
@@ -395,36 +395,36 @@ class DefaultReconciliationTest {
         Fixtures.processing("key-gateway", true, Instant.now().minusSeconds(60));
     IdempotencyRecord good = Fixtures.processing("key-good", true, Instant.now().minusSeconds(60));
     runFinds(unreadable, failingPayment, failingGateway, good);
-    when(payments.attemptOf(failingPayment.claimedKey()))
+    when(payments.paymentOf(failingPayment.claimedKey()))
         .thenThrow(new IllegalStateException("cannot decrypt"));
     Payment other =
         new Payment(
             TENANT, "order-9", AMOUNT, "VND", "pm_card_ok", "banhang_gw9", "key-gateway", 2);
-    when(payments.attemptOf(failingGateway.claimedKey())).thenReturn(Optional.of(other));
+    when(payments.paymentOf(failingGateway.claimedKey())).thenReturn(Optional.of(other));
     when(gateway.findByKey("banhang_gw9")).thenThrow(new IllegalArgumentException("bad answer"));
-    when(payments.attemptOf(good.claimedKey())).thenReturn(Optional.empty());
+    when(payments.paymentOf(good.claimedKey())).thenReturn(Optional.empty());
     when(keys.release(good.claimedKey())).thenReturn(true);
 
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.examined()).isEqualTo(4);
-    assertThat(report.outcomes())
-        .containsEntry(Outcome.FAILED, 3)
-        .containsEntry(Outcome.RELEASED, 1);
+    assertThat(report.findings())
+        .containsEntry(Finding.FAILED, 3)
+        .containsEntry(Finding.RELEASED, 1);
     verify(keys).release(good.claimedKey());
     verify(keys).recordCheck(eq(unreadable.claimedKey()), eq("FAILED"), anyString());
     verify(keys)
         .recordCheck(eq(failingPayment.claimedKey()), eq("FAILED"), contains("cannot decrypt"));
     verify(keys).recordCheck(eq(failingGateway.claimedKey()), eq("FAILED"), contains("bad answer"));
-    verify(checks, org.mockito.Mockito.times(3)).fire(new ReconciliationChecked(Outcome.FAILED));
+    verify(checks, org.mockito.Mockito.times(3)).fire(new ReconciliationChecked(Finding.FAILED));
   }
 
   @Test
   void aRunsReportDoesNotListTheOneKeyOutcome() {
     runFinds();
 
-    assertThat(reconciliation.reconcileDueKeys().outcomes())
-        .doesNotContainKey(Outcome.NOT_PROCESSING)
-        .containsKeys(Outcome.NEEDS_OPERATOR, Outcome.FAILED);
+    assertThat(reconciliation.reconcileDueKeys().findings())
+        .doesNotContainKey(Finding.NOT_PROCESSING)
+        .containsKeys(Finding.NEEDS_OPERATOR, Finding.FAILED);
   }
 }

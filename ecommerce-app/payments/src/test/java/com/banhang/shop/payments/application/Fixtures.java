@@ -13,7 +13,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 
-/** Keys and payment attempts as the stores would return them. */
+/** Keys and payments as the stores would return them. */
 final class Fixtures {
 
   static final String TENANT = "alice";

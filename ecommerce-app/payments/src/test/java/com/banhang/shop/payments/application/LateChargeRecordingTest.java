@@ -14,7 +14,7 @@ import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.payments.api.LateChargeChecked;
 import com.banhang.shop.payments.api.LateChargeReport;
-import com.banhang.shop.payments.api.LateChargeReport.Outcome;
+import com.banhang.shop.payments.api.LateChargeReport.Finding;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
@@ -178,8 +178,8 @@ class LateChargeRecordingTest {
 
     LateChargeReport report = service.sweep();
 
-    assertThat(report.outcomes()).containsEntry(Outcome.RECORDED, 1);
-    verify(checks).fire(new LateChargeChecked(Outcome.RECORDED));
+    assertThat(report.findings()).containsEntry(Finding.RECORDED, 1);
+    verify(checks).fire(new LateChargeChecked(Finding.RECORDED));
   }
 
   @Test
@@ -193,7 +193,7 @@ class LateChargeRecordingTest {
               return Optional.of(abandoned);
             });
 
-    assertThat(service.sweep(Duration.ZERO).outcomes()).containsEntry(Outcome.NOT_FOUND, 1);
+    assertThat(service.sweep(Duration.ZERO).findings()).containsEntry(Finding.NOT_FOUND, 1);
 
     assertThat(abandoned.lateCheckedAt()).isNotNull();
     assertThat(abandoned.lateCharge()).isNull();
@@ -206,7 +206,7 @@ class LateChargeRecordingTest {
     when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge(true, 1000, "order-1")));
     doThrow(new PaymentInProgressException("order-1")).when(repository).flush();
 
-    assertThat(service.sweep().outcomes()).containsEntry(Outcome.ORDER_HELD, 1);
+    assertThat(service.sweep().findings()).containsEntry(Finding.ORDER_HELD, 1);
   }
 
   @Test
@@ -214,7 +214,7 @@ class LateChargeRecordingTest {
     candidates();
     when(gateway.findByKey(GATEWAY_KEY)).thenThrow(new GatewayUnavailableException("down", null));
 
-    assertThat(service.sweep().outcomes()).containsEntry(Outcome.GATEWAY_UNREACHABLE, 1);
+    assertThat(service.sweep().findings()).containsEntry(Finding.GATEWAY_UNREACHABLE, 1);
 
     verify(repository, never()).lock(anyString());
     assertThat(abandoned.lateCheckedAt()).isNull();

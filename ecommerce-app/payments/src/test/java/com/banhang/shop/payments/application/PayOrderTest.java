@@ -79,7 +79,7 @@ class PayOrderTest {
   private void claimedAndStarted() {
     when(currentRequest.claim()).thenReturn(Optional.of(CLAIM));
     when(payments.capturedEarlier(COMMAND, CLAIM)).thenReturn(Optional.empty());
-    when(payments.startAttempt(COMMAND, CLAIM)).thenReturn(payment);
+    when(payments.startPayment(COMMAND, CLAIM)).thenReturn(payment);
   }
 
   private void gatewayAnswers(PaymentGateway.Charge charge) {
@@ -114,7 +114,7 @@ class PayOrderTest {
     assertThat(payOrder.pay(COMMAND)).isSameAs(stored);
 
     InOrder order = inOrder(payments, gateway, currentRequest);
-    order.verify(payments).startAttempt(COMMAND, CLAIM);
+    order.verify(payments).startPayment(COMMAND, CLAIM);
     order.verify(gateway).charge(PaymentGateway.ChargeRequest.of(payment));
     order.verify(payments).recordCharge(payment.id(), CHARGED);
     order.verify(currentRequest).complete(any());
@@ -156,7 +156,7 @@ class PayOrderTest {
     assertThat(payOrder.pay(COMMAND)).isSameAs(stored);
 
     assertThat(answer.getValue().getStatus()).isEqualTo(201);
-    verify(payments, never()).startAttempt(any(), any());
+    verify(payments, never()).startPayment(any(), any());
     verifyNoInteractions(gateway);
   }
 
@@ -241,7 +241,7 @@ class PayOrderTest {
     when(currentRequest.claim()).thenReturn(Optional.empty());
     ArgumentCaptor<ClaimedKey> claim = ArgumentCaptor.forClass(ClaimedKey.class);
     when(payments.capturedEarlier(eq(COMMAND), claim.capture())).thenReturn(Optional.empty());
-    when(payments.startAttempt(eq(COMMAND), any())).thenReturn(payment);
+    when(payments.startPayment(eq(COMMAND), any())).thenReturn(payment);
     when(gateway.charge(any())).thenThrow(new GatewayOutcomeUnknownException("lost", null));
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND)).isInstanceOf(OutcomeUnknownException.class);
@@ -249,7 +249,7 @@ class PayOrderTest {
     assertThat(claim.getValue().tenant()).isEqualTo(Fixtures.TENANT);
     assertThat(claim.getValue().operation()).isEqualTo("payments.charge");
     assertThat(claim.getValue().key()).startsWith("unprotected-");
-    verify(payments).startAttempt(COMMAND, claim.getValue());
+    verify(payments).startPayment(COMMAND, claim.getValue());
   }
 
   @Test

@@ -48,7 +48,7 @@ class PaymentServiceTest {
   private Payment start(String paymentMethod) {
     when(orders.findUnpaid("alice", "order-1"))
         .thenReturn(new PayableOrder("order-1", "alice", "VND", 1000, false));
-    return service.startAttempt(
+    return service.startPayment(
         new PayOrder.Command("alice", "order-1", 1000, "VND", paymentMethod), CLAIM);
   }
 

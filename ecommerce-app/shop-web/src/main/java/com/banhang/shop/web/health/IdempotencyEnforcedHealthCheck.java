@@ -1,6 +1,6 @@
 package com.banhang.shop.web.health;
 
-import com.banhang.idempotency.ComparisonModes;
+import com.banhang.idempotency.OperationModes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
@@ -13,7 +13,7 @@ import org.eclipse.microprofile.health.Readiness;
  * Readiness: every idempotent operation is enforced. The comparison-only switch ({@code
  * idempotency.operations.<operation>.mode}, docs/configuration.md) lets keys stop protecting an
  * operation, for side-by-side measurements only. A node running like that is DOWN, so no load
- * balancer sends it real traffic by mistake, unless {@value ComparisonModes#ACKNOWLEDGED} is true;
+ * balancer sends it real traffic by mistake, unless {@value OperationModes#ACKNOWLEDGED} is true;
  * then it is UP. Either way the log names each operation that is not enforced with its mode, once
  * per change of status; the answer itself says UP or DOWN only, as every check's (anonymous callers
  * read it; docs/observability.md).
@@ -32,7 +32,7 @@ public class IdempotencyEnforcedHealthCheck implements HealthCheck {
   public HealthCheckResponse call() {
     Map<String, String> notEnforced;
     try {
-      notEnforced = ComparisonModes.notEnforced(config);
+      notEnforced = OperationModes.notEnforced(config);
     } catch (IllegalStateException wrongMode) {
       // The deployment refuses such a value; this is only reached if it changed since.
       return report.down(wrongMode.getMessage());
@@ -41,7 +41,7 @@ public class IdempotencyEnforcedHealthCheck implements HealthCheck {
       return report.up("every idempotent operation is enforced");
     }
     String modes = "not enforced: " + notEnforced;
-    return ComparisonModes.acknowledged(config)
+    return OperationModes.acknowledged(config)
         ? report.up(modes + " (comparison-only, acknowledged)")
         : report.down(modes + " (comparison-only, not acknowledged)");
   }

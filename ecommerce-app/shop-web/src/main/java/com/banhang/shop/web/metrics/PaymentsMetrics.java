@@ -44,18 +44,18 @@ public class PaymentsMetrics {
       Metadata.builder()
           .withName("payments.late.charges")
           .withDescription(
-              "Abandoned payment attempts examined by the late-charge sweep, by what it found;"
+              "Abandoned payments examined by the late-charge sweep, by what it found;"
                   + " double_charge and mismatch need an operator")
           .build();
 
   @Inject MetricRegistry registry;
 
   void registerAtStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    for (ReconciliationReport.Outcome outcome : ReconciliationReport.Outcome.values()) {
-      registry.counter(RECONCILIATION_OUTCOMES, outcomeTag(outcome));
+    for (ReconciliationReport.Finding finding : ReconciliationReport.Finding.values()) {
+      registry.counter(RECONCILIATION_OUTCOMES, outcomeTag(finding));
     }
-    for (LateChargeReport.Outcome outcome : LateChargeReport.Outcome.values()) {
-      registry.counter(LATE_CHARGES, lateTag(outcome));
+    for (LateChargeReport.Finding finding : LateChargeReport.Finding.values()) {
+      registry.counter(LATE_CHARGES, lateTag(finding));
     }
     for (String call :
         List.of(
@@ -67,22 +67,22 @@ public class PaymentsMetrics {
   }
 
   void countReconciliation(@Observes ReconciliationChecked checked) {
-    registry.counter(RECONCILIATION_OUTCOMES, outcomeTag(checked.outcome())).inc();
+    registry.counter(RECONCILIATION_OUTCOMES, outcomeTag(checked.finding())).inc();
   }
 
   void countLateCharge(@Observes LateChargeChecked checked) {
-    registry.counter(LATE_CHARGES, lateTag(checked.outcome())).inc();
+    registry.counter(LATE_CHARGES, lateTag(checked.finding())).inc();
   }
 
-  private static Tag lateTag(LateChargeReport.Outcome outcome) {
-    return new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT));
+  private static Tag lateTag(LateChargeReport.Finding finding) {
+    return new Tag("outcome", finding.name().toLowerCase(Locale.ROOT));
   }
 
   void countGatewayError(@Observes GatewayCallFailed failed) {
     registry.counter(GATEWAY_ERRORS, new Tag("call", failed.call())).inc();
   }
 
-  private static Tag outcomeTag(ReconciliationReport.Outcome outcome) {
-    return new Tag("outcome", outcome.name().toLowerCase(Locale.ROOT));
+  private static Tag outcomeTag(ReconciliationReport.Finding finding) {
+    return new Tag("outcome", finding.name().toLowerCase(Locale.ROOT));
   }
 }

@@ -88,7 +88,7 @@ public class Payment {
   @Column(name = "version", nullable = false)
   private int version;
 
-  /** Where a payment attempt stands. */
+  /** Where a payment stands. */
   public enum Status {
     /** Committed before the gateway call; the gateway may or may not have charged yet. */
     PENDING,

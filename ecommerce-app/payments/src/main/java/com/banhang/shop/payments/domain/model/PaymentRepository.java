@@ -2,7 +2,7 @@ package com.banhang.shop.payments.domain.model;
 
 import java.util.Optional;
 
-/** Payment attempts; a tenant sees only its own. */
+/** Payments; a tenant sees only its own. */
 public interface PaymentRepository {
 
   /**

@@ -8,14 +8,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The public view of the comparison-only switch: what a health check or a console may ask. */
-class ComparisonModesTest {
+class OperationModesTest {
 
   private final Map<String, String> config = new HashMap<>();
 
   @Test
   void nothingSet_everyOperationIsEnforced_andNothingIsAcknowledged() {
-    assertThat(ComparisonModes.notEnforced(new MapConfig(config))).isEmpty();
-    assertThat(ComparisonModes.acknowledged(new MapConfig(config))).isFalse();
+    assertThat(OperationModes.notEnforced(new MapConfig(config))).isEmpty();
+    assertThat(OperationModes.acknowledged(new MapConfig(config))).isFalse();
   }
 
   @Test
@@ -25,7 +25,7 @@ class ComparisonModesTest {
     config.put("idempotency.operations.public.refunds.mode", "enforced");
     config.put("idempotency.comparison-only.acknowledged", "true");
 
-    Map<String, String> notEnforced = ComparisonModes.notEnforced(new MapConfig(config));
+    Map<String, String> notEnforced = OperationModes.notEnforced(new MapConfig(config));
 
     assertThat(notEnforced)
         .containsEntry("public.orders", "off")
@@ -33,14 +33,14 @@ class ComparisonModesTest {
         .doesNotContainKey("public.refunds");
     assertThatThrownBy(() -> notEnforced.put("x", "off"))
         .isInstanceOf(UnsupportedOperationException.class);
-    assertThat(ComparisonModes.acknowledged(new MapConfig(config))).isTrue();
+    assertThat(OperationModes.acknowledged(new MapConfig(config))).isTrue();
   }
 
   @Test
   void aModeThatIsNoMode_isAnError_notAnAnswer() {
     config.put("idempotency.operations.public.broken.mode", "maybe");
 
-    assertThatThrownBy(() -> ComparisonModes.notEnforced(new MapConfig(config)))
+    assertThatThrownBy(() -> OperationModes.notEnforced(new MapConfig(config)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("idempotency.operations.public.broken.mode");
   }

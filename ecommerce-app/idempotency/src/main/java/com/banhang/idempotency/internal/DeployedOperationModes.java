@@ -1,6 +1,6 @@
 package com.banhang.idempotency.internal;
 
-import com.banhang.idempotency.ComparisonModes;
+import com.banhang.idempotency.OperationModes;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -11,31 +11,31 @@ import org.eclipse.microprofile.config.Config;
 /**
  * The comparison-only switch as the library acts on it: {@code
  * idempotency.operations.<operation>.mode} per operation as an {@link OperationMode}, and {@value
- * ComparisonModes#ACKNOWLEDGED}. The properties are read by the public {@link ComparisonModes}
- * (which health checks use too), so that the two never disagree; what is here is what only the
- * library does with them: registering the operations it deploys, and saying at SEVERE which ones
- * are not enforced. An operation is known once its resource was seen at deployment ({@link
- * ComparisonModeCheck}, {@link IdempotencyFeature}) or once its mode is set.
+ * OperationModes#ACKNOWLEDGED}. The properties are read by the public {@link OperationModes} (which
+ * health checks use too), so that the two never disagree; what is here is what only the library
+ * does with them: registering the operations it deploys, and saying at SEVERE which ones are not
+ * enforced. An operation is known once its resource was seen at deployment ({@link
+ * OperationModeCheck}, {@link IdempotencyFeature}) or once its mode is set.
  */
-public final class OperationModes {
+public final class DeployedOperationModes {
 
-  public static final String ACKNOWLEDGED = ComparisonModes.ACKNOWLEDGED;
+  public static final String ACKNOWLEDGED = OperationModes.ACKNOWLEDGED;
 
-  private static final Logger LOG = Logger.getLogger(OperationModes.class.getName());
+  private static final Logger LOG = Logger.getLogger(DeployedOperationModes.class.getName());
 
   /** The operations whose mode was already announced, so that each is logged once. */
   private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
 
-  private OperationModes() {}
+  private DeployedOperationModes() {}
 
   /** The name of the mode property of {@code operation}. */
   public static String property(String operation) {
-    return ComparisonModes.property(operation);
+    return OperationModes.property(operation);
   }
 
   /** Remembers an operation of an {@code @Idempotent} method, so that its mode is reported. */
   static void register(String operation) {
-    ComparisonModes.register(operation);
+    OperationModes.register(operation);
   }
 
   /**
@@ -44,7 +44,7 @@ public final class OperationModes {
    * @throws IllegalStateException when the value is not a mode
    */
   public static OperationMode mode(Config config, String operation) {
-    return OperationMode.of(ComparisonModes.mode(config, operation));
+    return OperationMode.of(OperationModes.mode(config, operation));
   }
 
   /**
@@ -54,14 +54,14 @@ public final class OperationModes {
    */
   public static SortedMap<String, OperationMode> notEnforced(Config config) {
     SortedMap<String, OperationMode> modes = new TreeMap<>();
-    ComparisonModes.notEnforced(config)
+    OperationModes.notEnforced(config)
         .forEach((operation, mode) -> modes.put(operation, OperationMode.of(mode)));
     return modes;
   }
 
   /** {@value #ACKNOWLEDGED}: false unless set to true. */
   public static boolean acknowledged(Config config) {
-    return ComparisonModes.acknowledged(config);
+    return OperationModes.acknowledged(config);
   }
 
   /**

@@ -3,15 +3,15 @@ package com.banhang.shop.payments.api;
 import java.util.Optional;
 
 /**
- * Read-only: the payment attempt behind a payments.charge key, for the operator console.
- * Implemented in the application layer.
+ * Read-only: the payment behind a payments.charge key, for the operator console. Implemented in the
+ * application layer.
  */
-public interface PaymentAttempts {
+public interface KeyPayments {
 
   /**
    * The attempt started by the key's current claim (whatever the key's state), or empty when there
    * is no such key or its current claim committed no attempt (then nothing was sent to the
    * gateway). Attempts of earlier, released claims of the key are not shown: they are settled.
    */
-  Optional<PaymentAttemptView> attemptForKey(String tenant, String key);
+  Optional<KeyPaymentView> paymentOfKey(String tenant, String key);
 }

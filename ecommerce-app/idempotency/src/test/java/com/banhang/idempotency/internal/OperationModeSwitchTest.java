@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * runs over the real gate and an in-memory H2 store, so "nothing was written" is checked in the
  * table.
  */
-class ComparisonSwitchTest {
+class OperationModeSwitchTest {
 
   private static final String KEY =
       Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(UTF_8));
@@ -82,19 +82,19 @@ class ComparisonSwitchTest {
             GateFixtures.settings(config, List.of("Location", "Content-Type")),
             JdbcIdempotencyStore.forDataSource(dataSource),
             GateFixtures.events(event -> {}));
-    Logger.getLogger(OperationModes.class.getName()).addHandler(capture);
+    Logger.getLogger(DeployedOperationModes.class.getName()).addHandler(capture);
   }
 
   @AfterEach
   void tearDown() {
-    Logger.getLogger(OperationModes.class.getName()).removeHandler(capture);
+    Logger.getLogger(DeployedOperationModes.class.getName()).removeHandler(capture);
   }
 
   // --- Reading the mode ---
 
   @Test
   void anUnsetModeIsEnforced_andValuesIgnoreCaseAndBlanks() {
-    assertThat(OperationModes.mode(new MapConfig(config), operation))
+    assertThat(DeployedOperationModes.mode(new MapConfig(config), operation))
         .isEqualTo(OperationMode.ENFORCED);
 
     for (var entry :
@@ -103,8 +103,8 @@ class ComparisonSwitchTest {
                 " Optional ", OperationMode.OPTIONAL,
                 "OFF", OperationMode.OFF)
             .entrySet()) {
-      config.put(OperationModes.property(operation), entry.getKey());
-      assertThat(OperationModes.mode(new MapConfig(config), operation))
+      config.put(DeployedOperationModes.property(operation), entry.getKey());
+      assertThat(DeployedOperationModes.mode(new MapConfig(config), operation))
           .as(entry.getKey())
           .isEqualTo(entry.getValue());
     }
@@ -114,7 +114,7 @@ class ComparisonSwitchTest {
   void aValueThatIsNoMode_isRefusedNamingThePropertyAndTheAllowedValues() {
     config.put("idempotency.operations." + operation + ".mode", "disabled");
 
-    assertThatThrownBy(() -> OperationModes.mode(new MapConfig(config), operation))
+    assertThatThrownBy(() -> DeployedOperationModes.mode(new MapConfig(config), operation))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("idempotency.operations." + operation + ".mode")
         .hasMessageContaining("disabled")
@@ -123,17 +123,17 @@ class ComparisonSwitchTest {
 
   @Test
   void aValueThatIsNoMode_refusesTheDeployment() {
-    config.put(OperationModes.property(operation), "sometimes");
+    config.put(DeployedOperationModes.property(operation), "sometimes");
     List<Throwable> problems = new ArrayList<>();
 
-    ComparisonModeCheck.check(new MapConfig(config), deploymentProblems(problems));
+    OperationModeCheck.check(new MapConfig(config), deploymentProblems(problems));
 
     assertThat(problems)
         .singleElement()
         .satisfies(
             p ->
                 assertThat(p.getMessage())
-                    .contains(OperationModes.property(operation))
+                    .contains(DeployedOperationModes.property(operation))
                     .contains("enforced, optional, off"));
   }
 
@@ -151,12 +151,12 @@ class ComparisonSwitchTest {
 
   @Test
   void aValueThatIsNoMode_failsTheFeatureToo() {
-    config.put(OperationModes.property(WIDGETS), "no");
+    config.put(DeployedOperationModes.property(WIDGETS), "no");
     List<Object> registered = new ArrayList<>();
 
     assertThatThrownBy(() -> configure(Widgets.class, registered))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(OperationModes.property(WIDGETS));
+        .hasMessageContaining(DeployedOperationModes.property(WIDGETS));
     assertThat(registered).isEmpty();
   }
 
@@ -229,7 +229,7 @@ class ComparisonSwitchTest {
 
   @Test
   void optional_theFeatureRegistersTheFilter() {
-    config.put(OperationModes.property(WIDGETS), "optional");
+    config.put(DeployedOperationModes.property(WIDGETS), "optional");
     List<Object> registered = new ArrayList<>();
 
     configure(Widgets.class, registered);
@@ -241,7 +241,7 @@ class ComparisonSwitchTest {
 
   @Test
   void off_theFeatureRegistersNoFilter() {
-    config.put(OperationModes.property(WIDGETS), "off");
+    config.put(DeployedOperationModes.property(WIDGETS), "off");
     List<Object> registered = new ArrayList<>();
 
     configure(Widgets.class, registered);
@@ -272,18 +272,18 @@ class ComparisonSwitchTest {
   @Test
   void notEnforced_listsSetModesAndRegisteredOperationsSetThroughTheEnvironment() {
     String registered = "gadgets-" + UUID.randomUUID() + ".create";
-    OperationModes.register(registered);
-    config.put(OperationModes.property(operation), "Optional");
+    DeployedOperationModes.register(registered);
+    config.put(DeployedOperationModes.property(operation), "Optional");
     // MicroProfile Config's environment variable for the property: non-alphanumerics to _, upper.
     config.put(
-        OperationModes.property(registered)
+        DeployedOperationModes.property(registered)
             .replaceAll("[^A-Za-z0-9]", "_")
             .toUpperCase(Locale.ROOT),
         "off");
     config.put("IDEMPOTENCY_OPERATIONS_PARCELS_SHIP_MODE", "off");
     config.put("idempotency.operations.enforced.one.mode", "enforced");
 
-    var notEnforced = OperationModes.notEnforced(new MapConfig(config));
+    var notEnforced = DeployedOperationModes.notEnforced(new MapConfig(config));
 
     assertThat(notEnforced)
         .containsEntry(operation, OperationMode.OPTIONAL)
@@ -294,20 +294,20 @@ class ComparisonSwitchTest {
 
   @Test
   void acknowledged_isFalseUnlessSetToTrue() {
-    assertThat(OperationModes.acknowledged(new MapConfig(config))).isFalse();
-    config.put(OperationModes.ACKNOWLEDGED, "false");
-    assertThat(OperationModes.acknowledged(new MapConfig(config))).isFalse();
-    config.put(OperationModes.ACKNOWLEDGED, "TRUE");
-    assertThat(OperationModes.acknowledged(new MapConfig(config))).isTrue();
+    assertThat(DeployedOperationModes.acknowledged(new MapConfig(config))).isFalse();
+    config.put(DeployedOperationModes.ACKNOWLEDGED, "false");
+    assertThat(DeployedOperationModes.acknowledged(new MapConfig(config))).isFalse();
+    config.put(DeployedOperationModes.ACKNOWLEDGED, "TRUE");
+    assertThat(DeployedOperationModes.acknowledged(new MapConfig(config))).isTrue();
   }
 
   @Test
   void everyOperationNotEnforcedIsLoggedOnceAtSevere_withTheAcknowledgement() {
-    config.put(OperationModes.property(GADGETS), "off");
+    config.put(DeployedOperationModes.property(GADGETS), "off");
     List<Throwable> problems = new ArrayList<>();
 
     // At start-up, then again when JAX-RS builds the resource: one line.
-    ComparisonModeCheck.check(new MapConfig(config), deploymentProblems(problems));
+    OperationModeCheck.check(new MapConfig(config), deploymentProblems(problems));
     configure(Gadgets.class, new ArrayList<>());
 
     assertThat(problems).isEmpty();
@@ -320,19 +320,19 @@ class ComparisonSwitchTest {
               assertThat(r.getLevel()).isEqualTo(Level.SEVERE);
               assertThat(r.getMessage())
                   .contains("Idempotency-Keys no longer protect operation " + GADGETS)
-                  .contains(OperationModes.property(GADGETS) + "=off")
+                  .contains(DeployedOperationModes.property(GADGETS) + "=off")
                   .contains("comparison runs only")
                   .contains("NOT acknowledged")
-                  .contains(OperationModes.ACKNOWLEDGED + "=false");
+                  .contains(DeployedOperationModes.ACKNOWLEDGED + "=false");
             });
   }
 
   @Test
   void theLogLineSaysWhenItWasAcknowledged() {
-    config.put(OperationModes.property(operation), "optional");
-    config.put(OperationModes.ACKNOWLEDGED, "true");
+    config.put(DeployedOperationModes.property(operation), "optional");
+    config.put(DeployedOperationModes.ACKNOWLEDGED, "true");
 
-    ComparisonModeCheck.check(new MapConfig(config), deploymentProblems(new ArrayList<>()));
+    OperationModeCheck.check(new MapConfig(config), deploymentProblems(new ArrayList<>()));
 
     assertThat(logged)
         .filteredOn(r -> r.getMessage().contains(operation + ":"))
@@ -342,7 +342,7 @@ class ComparisonSwitchTest {
                 assertThat(r.getMessage())
                     .contains("=optional")
                     .contains("without an Idempotency-Key runs the method unprotected")
-                    .contains(OperationModes.ACKNOWLEDGED + "=true")
+                    .contains(DeployedOperationModes.ACKNOWLEDGED + "=true")
                     .doesNotContain("NOT acknowledged"));
   }
 
@@ -421,7 +421,7 @@ class ComparisonSwitchTest {
   private static AfterDeploymentValidation deploymentProblems(List<Throwable> problems) {
     return (AfterDeploymentValidation)
         Proxy.newProxyInstance(
-            ComparisonSwitchTest.class.getClassLoader(),
+            OperationModeSwitchTest.class.getClassLoader(),
             new Class<?>[] {AfterDeploymentValidation.class},
             (p, m, a) -> {
               if (m.getName().equals("addDeploymentProblem")) {
@@ -436,7 +436,7 @@ class ComparisonSwitchTest {
     Map<String, Object> properties = new HashMap<>();
     return (ContainerRequestContext)
         Proxy.newProxyInstance(
-            ComparisonSwitchTest.class.getClassLoader(),
+            OperationModeSwitchTest.class.getClassLoader(),
             new Class<?>[] {ContainerRequestContext.class},
             (p, m, a) ->
                 switch (m.getName()) {
@@ -450,7 +450,7 @@ class ComparisonSwitchTest {
       int status, MultivaluedHashMap<String, Object> headers) {
     return (ContainerResponseContext)
         Proxy.newProxyInstance(
-            ComparisonSwitchTest.class.getClassLoader(),
+            OperationModeSwitchTest.class.getClassLoader(),
             new Class<?>[] {ContainerResponseContext.class},
             (p, m, a) ->
                 switch (m.getName()) {

@@ -13,21 +13,21 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * The comparison-only switch at deployment ({@link OperationModes}): remembers the operation of
- * every {@link Idempotent} method while CDI discovers the application's classes, then, once the
- * deployment is valid, refuses it when a mode property holds no mode, and logs at SEVERE every
- * operation that is not enforced; it also refuses an {@code idempotency.local-claim} that names no
- * shape. JAX-RS may build its resources later (on the first request); this runs while the
+ * The comparison-only switch at deployment ({@link DeployedOperationModes}): remembers the
+ * operation of every {@link Idempotent} method while CDI discovers the application's classes, then,
+ * once the deployment is valid, refuses it when a mode property holds no mode, and logs at SEVERE
+ * every operation that is not enforced; it also refuses an {@code idempotency.local-claim} that
+ * names no shape. JAX-RS may build its resources later (on the first request); this runs while the
  * application starts.
  */
-public class ComparisonModeCheck implements Extension {
+public class OperationModeCheck implements Extension {
 
   void discover(@Observes @WithAnnotations(Idempotent.class) ProcessAnnotatedType<?> type) {
     operations(type.getAnnotatedType());
   }
 
   void checkModes(@Observes AfterDeploymentValidation validation) {
-    Config config = ConfigProvider.getConfig(ComparisonModeCheck.class.getClassLoader());
+    Config config = ConfigProvider.getConfig(OperationModeCheck.class.getClassLoader());
     check(config, validation);
     checkLocalClaim(config, validation);
   }
@@ -50,7 +50,7 @@ public class ComparisonModeCheck implements Extension {
   /** Refuses the deployment over a mode that is not one; else logs those not enforced. */
   static void check(Config config, AfterDeploymentValidation validation) {
     try {
-      OperationModes.announce(config);
+      DeployedOperationModes.announce(config);
     } catch (IllegalStateException invalid) {
       validation.addDeploymentProblem(invalid);
     }
@@ -63,12 +63,12 @@ public class ComparisonModeCheck implements Extension {
     }
     Idempotent onClass = type.getAnnotation(Idempotent.class);
     if (onClass != null) {
-      OperationModes.register(onClass.operation());
+      DeployedOperationModes.register(onClass.operation());
     }
     for (AnnotatedMethod<?> method : type.getMethods()) {
       Idempotent onMethod = method.getAnnotation(Idempotent.class);
       if (onMethod != null) {
-        OperationModes.register(onMethod.operation());
+        DeployedOperationModes.register(onMethod.operation());
       }
     }
   }

@@ -1,16 +1,16 @@
 package com.banhang.shop.payments.application;
 
 import com.banhang.idempotency.IdempotencyKeys;
-import com.banhang.shop.payments.api.PaymentAttemptView;
-import com.banhang.shop.payments.api.PaymentAttempts;
+import com.banhang.shop.payments.api.KeyPaymentView;
+import com.banhang.shop.payments.api.KeyPayments;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
 
-/** Read-only: the payment attempt behind a payments.charge key, for the operator console. */
+/** Read-only: the payment behind a payments.charge key, for the operator console. */
 @ApplicationScoped
-public class DefaultPaymentAttempts implements PaymentAttempts {
+public class DefaultKeyPayments implements KeyPayments {
 
   @Inject IdempotencyKeys keys;
   @Inject PaymentService payments;
@@ -21,14 +21,14 @@ public class DefaultPaymentAttempts implements PaymentAttempts {
    * gateway). Attempts of earlier, released claims of the key are not shown: they are settled.
    */
   @Override
-  public Optional<PaymentAttemptView> attemptForKey(String tenant, String key) {
+  public Optional<KeyPaymentView> paymentOfKey(String tenant, String key) {
     return keys.find(tenant, PayOrder.OPERATION, key)
-        .flatMap(record -> payments.attemptOf(record.claimedKey()))
-        .map(DefaultPaymentAttempts::view);
+        .flatMap(record -> payments.paymentOf(record.claimedKey()))
+        .map(DefaultKeyPayments::view);
   }
 
-  static PaymentAttemptView view(Payment payment) {
-    return new PaymentAttemptView(
+  static KeyPaymentView view(Payment payment) {
+    return new KeyPaymentView(
         payment.id(),
         payment.orderId(),
         payment.amount(),

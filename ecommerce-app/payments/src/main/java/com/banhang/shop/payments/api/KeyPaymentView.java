@@ -3,7 +3,7 @@ package com.banhang.shop.payments.api;
 import java.time.Instant;
 
 /**
- * A payment attempt as the operator console shows it.
+ * A payment as the operator console shows it.
  *
  * @param paymentId the attempt's id
  * @param orderId the order it pays
@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param gatewayChargeId the gateway's charge id once captured or declined, else null
  * @param createdAt when the attempt was committed
  */
-public record PaymentAttemptView(
+public record KeyPaymentView(
     String paymentId,
     String orderId,
     long amount,

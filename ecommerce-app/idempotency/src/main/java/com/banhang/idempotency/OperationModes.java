@@ -26,7 +26,7 @@ import org.eclipse.microprofile.config.Config;
  * <p>The reading of these properties lives here, and the library's filter takes its mode from it,
  * so that what a health check reports and what a request gets can never be read two ways.
  */
-public final class ComparisonModes {
+public final class OperationModes {
 
   public static final String ACKNOWLEDGED = "idempotency.comparison-only.acknowledged";
 
@@ -41,7 +41,7 @@ public final class ComparisonModes {
   /** The operations of the {@code @Idempotent} methods seen so far. */
   private static final Set<String> REGISTERED = ConcurrentHashMap.newKeySet();
 
-  private ComparisonModes() {}
+  private OperationModes() {}
 
   /**
    * The operations whose mode is not {@code enforced}, by operation name, with their mode as
