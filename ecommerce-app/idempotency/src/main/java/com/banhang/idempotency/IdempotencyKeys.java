@@ -90,4 +90,22 @@ public interface IdempotencyKeys {
 
   /** Deletes up to {@code batchSize} finished keys past their expiry; never a processing one. */
   int purgeExpired(int batchSize);
+
+  /**
+   * One re-seal run (docs/idempotency.md, "Rotating a key"): re-encrypts, with the keyring's
+   * current key, the stored bodies still sealed with another key of the ring, in bounded batches
+   * (each its own short transaction, with the configured pause between two) until none remain, a
+   * batch makes no progress, or the configured number of batches ran. A row that changed after a
+   * batch read it is left as its writer left it. Records the run (when, on which node, by whom,
+   * rows, from which key ids to which, the outcome), a failed one too, which then throws on.
+   *
+   * @param startedBy the operator's name, or what started it
+   */
+  BodyResealRun resealBodiesNow(String startedBy);
+
+  /** Rows whose body is sealed with a key of the ring other than the current one. */
+  long bodiesWithOldKeys();
+
+  /** The latest re-seal runs on any node, newest first. */
+  List<BodyResealRun> recentResealRuns(int limit);
 }

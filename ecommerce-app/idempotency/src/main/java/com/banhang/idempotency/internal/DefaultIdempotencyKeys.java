@@ -1,5 +1,7 @@
 package com.banhang.idempotency.internal;
 
+import com.banhang.idempotency.BodyResealBatch;
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
@@ -17,11 +19,13 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The library's {@link IdempotencyKeys}: completing, releasing and reading one key go to the store
@@ -121,6 +125,108 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
     administration.recordPurgeRun(run);
     purgeRuns.fire(run);
     return run;
+  }
+
+  /**
+   * Batches until none remain, a batch reads fewer rows than it may (nothing more to read now) or
+   * re-seals none (only rows it may not re-seal are left: going on would read them again and
+   * again), or the configured number of batches ran. Between two batches, the retention's pause,
+   * for the same reason: a large backlog is moved beside the traffic, not ahead of it.
+   */
+  @Override
+  public BodyResealRun resealBodiesNow(String startedBy) {
+    Instant started = Instant.now();
+    long startNanos = System.nanoTime();
+    int batchSize = settings.resealBatchSize();
+    Set<String> from = new TreeSet<>();
+    String to = null;
+    int resealed = 0;
+    int changed = 0;
+    int unreadable = 0;
+    long remaining = -1;
+    boolean batchesLeft = true;
+    try {
+      for (int batch = 0; batch < settings.resealMaxBatches(); batch++) {
+        BodyResealBatch done = administration.resealBodies(batchSize);
+        to = done.sealingKeyId();
+        from.addAll(done.resealedFrom().keySet());
+        resealed += done.resealed();
+        changed += done.changedMeanwhile();
+        unreadable += done.unreadable();
+        remaining = done.remaining();
+        if (remaining == 0 || done.examined() < batchSize || done.resealed() == 0) {
+          batchesLeft = false;
+          break;
+        }
+        if (!pauseBetweenBatches()) {
+          break;
+        }
+      }
+    } catch (RuntimeException e) {
+      BodyResealRun failed =
+          new BodyResealRun(
+              started,
+              nodeName(),
+              startedBy,
+              from,
+              to,
+              resealed,
+              changed,
+              unreadable,
+              remaining,
+              BodyResealRun.Outcome.FAILED,
+              "failed after " + resealed + " rows: " + e.getMessage(),
+              (System.nanoTime() - startNanos) / 1_000_000);
+      try {
+        administration.recordResealRun(failed);
+      } catch (RuntimeException notRecorded) {
+        e.addSuppressed(notRecorded);
+      }
+      throw e;
+    }
+    BodyResealRun run =
+        new BodyResealRun(
+            started,
+            nodeName(),
+            startedBy,
+            from,
+            to,
+            resealed,
+            changed,
+            unreadable,
+            remaining,
+            remaining == 0 ? BodyResealRun.Outcome.COMPLETE : BodyResealRun.Outcome.INCOMPLETE,
+            remaining == 0 ? null : incompleteBecause(changed, unreadable, batchesLeft),
+            (System.nanoTime() - startNanos) / 1_000_000);
+    administration.recordResealRun(run);
+    return run;
+  }
+
+  private static String incompleteBecause(int changed, int unreadable, boolean batchesLeft) {
+    List<String> why = new ArrayList<>();
+    if (batchesLeft) {
+      why.add("the run reached idempotency.reseal.max-batches");
+    }
+    if (unreadable > 0) {
+      why.add(unreadable + " rows do not open with their key and are left as they are");
+    }
+    if (changed > 0) {
+      why.add(changed + " rows changed while read and are left to the next run");
+    }
+    if (why.isEmpty()) {
+      why.add("rows were sealed with an old key meanwhile, or held locked by other writers");
+    }
+    return String.join("; ", why) + ": run it again";
+  }
+
+  @Override
+  public long bodiesWithOldKeys() {
+    return administration.countBodiesWithOldKeys();
+  }
+
+  @Override
+  public List<BodyResealRun> recentResealRuns(int limit) {
+    return administration.recentResealRuns(limit);
   }
 
   /** The configured pause between purge batches; false if the thread was interrupted. */

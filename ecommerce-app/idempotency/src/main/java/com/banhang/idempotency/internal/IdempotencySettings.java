@@ -116,6 +116,19 @@ public class IdempotencySettings {
   Duration purgeBatchPause;
 
   /**
+   * Rows re-sealed per batch after a body key rotation: each batch is one short transaction that
+   * locks at most this many rows, whose bodies are opened and sealed again in memory before it.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.reseal.batch-size", defaultValue = "500")
+  int resealBatchSize;
+
+  /** Upper bound of batches per re-seal run, so one run ends; the next one carries on. */
+  @Inject
+  @ConfigProperty(name = "idempotency.reseal.max-batches", defaultValue = "100")
+  int resealMaxBatches;
+
+  /**
    * The keyring of stored response bodies ({@link BodyKeyring}: {@code idempotency.body-keys},
    * {@code idempotency.body-key-id}, and the legacy {@code idempotency.body-encryption-key});
    * {@link ResponseBodyCipher#NONE} when no key is configured.
@@ -132,6 +145,14 @@ public class IdempotencySettings {
 
   public int purgeMaxBatches() {
     return purgeMaxBatches;
+  }
+
+  public int resealBatchSize() {
+    return Math.max(1, resealBatchSize);
+  }
+
+  public int resealMaxBatches() {
+    return Math.max(1, resealMaxBatches);
   }
 
   public Duration purgeBatchPause() {

@@ -70,6 +70,11 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     return this;
   }
 
+  /** The cipher of the bodies this store writes and reads, for its administration's re-seal. */
+  ResponseBodyCipher cipher() {
+    return cipher;
+  }
+
   /**
    * Bounds every statement of this store other than the claim routines (which carry their own lock
    * wait) by {@code timeout}, rounded up to whole seconds: a completion, a release or a read that

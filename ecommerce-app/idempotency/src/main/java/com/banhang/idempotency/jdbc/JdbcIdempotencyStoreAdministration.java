@@ -1,7 +1,10 @@
 package com.banhang.idempotency.jdbc;
 
+import com.banhang.idempotency.BodyResealBatch;
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
@@ -20,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The administration SPI over JDBC, for every database: the statements are written once here, and
@@ -258,6 +263,227 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
       return runs;
     } catch (SQLException e) {
       throw JdbcIdempotencyStore.unavailable("cannot read the purge runs", e);
+    }
+  }
+
+  /** A row a re-seal batch read: its key, the attempt and the exact bytes it held then. */
+  private record SealedRow(
+      String tenant, String operation, String key, int attempt, byte[] body, String keyId) {}
+
+  /**
+   * Reads outside any transaction, opens and seals in memory, then writes the batch in one short
+   * transaction, in primary-key order so that two nodes re-sealing at once lock rows in the same
+   * order and never deadlock. Each UPDATE compares the bytes it read: every seal has a random
+   * nonce, so a completion or another re-seal in between always changes them.
+   */
+  @Override
+  public BodyResealBatch resealBodies(int batchSize) {
+    ResponseBodyCipher cipher = store.cipher();
+    List<byte[]> prefixes = cipher.oldKeyPrefixes();
+    if (prefixes.isEmpty()) {
+      return new BodyResealBatch(cipher.sealingKeyId(), 0, 0, 0, Map.of(), 0);
+    }
+    if (batchSize <= 0) {
+      return new BodyResealBatch(
+          cipher.sealingKeyId(), 0, 0, 0, Map.of(), countBodiesWithOldKeys());
+    }
+    List<SealedRow> rows = readSealedWithOldKeys(prefixes, batchSize);
+    int unreadable = 0;
+    List<SealedRow> readable = new ArrayList<>();
+    List<byte[]> resealedBodies = new ArrayList<>();
+    for (SealedRow row : rows) {
+      try {
+        resealedBodies.add(cipher.reseal(row.body(), row.tenant(), row.operation(), row.key()));
+        readable.add(row);
+      } catch (IdempotencyStoreUnavailableException e) {
+        unreadable++;
+      }
+    }
+    Map<String, Integer> from = new TreeMap<>();
+    int changed = 0;
+    if (!readable.isEmpty()) {
+      boolean[] written = writeResealed(readable, resealedBodies);
+      for (int i = 0; i < written.length; i++) {
+        if (written[i]) {
+          from.merge(readable.get(i).keyId(), 1, Integer::sum);
+        } else {
+          changed++;
+        }
+      }
+    }
+    int resealed = readable.size() - changed;
+    return new BodyResealBatch(
+        cipher.sealingKeyId(), resealed, changed, unreadable, from, countBodiesWithOldKeys());
+  }
+
+  private List<SealedRow> readSealedWithOldKeys(List<byte[]> prefixes, int batchSize) {
+    List<Object> parameters = new ArrayList<>(prefixes);
+    parameters.add(batchSize);
+    // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2. The reader skips rows
+    // others hold locked where the database can (SQL Server): a row being completed is left to
+    // the next batch rather than waited for.
+    try (Connection connection = store.dataSource.getConnection();
+        PreparedStatement statement =
+            store.prepareBounded(
+                connection,
+                "SELECT tenant_id, operation, idempotency_key, attempt, response_body"
+                    + " FROM idempotency_record"
+                    + store.processingReaderHints()
+                    + " WHERE "
+                    + sealedWithOneOf(prefixes)
+                    + " ORDER BY tenant_id, operation, idempotency_key"
+                    + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
+      JdbcIdempotencyStore.bind(statement, parameters.toArray());
+      List<SealedRow> rows = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          byte[] body = rs.getBytes(5);
+          rows.add(
+              new SealedRow(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getInt(4),
+                  body,
+                  ResponseBodyCipher.keyIdOf(body)));
+        }
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw JdbcIdempotencyStore.unavailable("cannot read the bodies to re-seal", e);
+    }
+  }
+
+  /**
+   * Writes the re-sealed bodies in one transaction of its own; which rows were written. Refused on
+   * a connection that already belongs to a caller's transaction: the batch must commit on its own,
+   * so that its locks are held for one batch only.
+   */
+  private boolean[] writeResealed(List<SealedRow> rows, List<byte[]> bodies) {
+    boolean[] written = new boolean[rows.size()];
+    try (Connection connection = store.dataSource.getConnection()) {
+      if (!connection.getAutoCommit()) {
+        throw new SQLException(
+            "a re-seal batch commits on its own: run it outside any transaction", "25000");
+      }
+      connection.setAutoCommit(false);
+      try (PreparedStatement update =
+          store.prepareBounded(
+              connection,
+              "UPDATE idempotency_record SET response_body = ? WHERE "
+                  + store.keyMatch()
+                  + " AND attempt = ? AND response_body = ?")) {
+        for (int i = 0; i < rows.size(); i++) {
+          SealedRow row = rows.get(i);
+          JdbcIdempotencyStore.bind(
+              update,
+              bodies.get(i),
+              row.tenant(),
+              row.operation(),
+              row.key(),
+              row.attempt(),
+              row.body());
+          written[i] = update.executeUpdate() == 1;
+        }
+        connection.commit();
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw JdbcIdempotencyStore.unavailable("cannot write the re-sealed bodies", e);
+    }
+    return written;
+  }
+
+  @Override
+  public long countBodiesWithOldKeys() {
+    List<byte[]> prefixes = store.cipher().oldKeyPrefixes();
+    if (prefixes.isEmpty()) {
+      return 0;
+    }
+    return store.queryLong(
+        "SELECT COUNT(*) FROM idempotency_record WHERE " + sealedWithOneOf(prefixes),
+        prefixes.toArray());
+  }
+
+  /**
+   * The body starts with one of {@code prefixes}, each a placeholder. SUBSTRING of a binary column
+   * is binary on every database here (varbinary(max), bytea, H2's BLOB); the lengths are the
+   * prefixes' own, never a value from outside.
+   */
+  private static String sealedWithOneOf(List<byte[]> prefixes) {
+    StringBuilder where = new StringBuilder("response_body IS NOT NULL AND (");
+    for (int i = 0; i < prefixes.size(); i++) {
+      where
+          .append(i == 0 ? "" : " OR ")
+          .append("SUBSTRING(response_body, 1, ")
+          .append(prefixes.get(i).length)
+          .append(") = ?");
+    }
+    return where.append(")").toString();
+  }
+
+  @Override
+  public void recordResealRun(BodyResealRun run) {
+    store.executeUpdate(
+        "INSERT INTO idempotency_reseal_run (started_at, node, started_by, from_key_ids,"
+            + " to_key_id, rows_resealed, rows_changed, rows_unreadable, rows_remaining, outcome,"
+            + " detail, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        JdbcIdempotencyStore.utc(run.startedAt()),
+        JdbcIdempotencyStore.truncate(run.node(), 255),
+        JdbcIdempotencyStore.truncate(run.startedBy(), 100),
+        JdbcIdempotencyStore.truncate(run.fromKeyIdsText(), 400),
+        run.toKeyId(),
+        run.rowsResealed(),
+        run.rowsChangedMeanwhile(),
+        run.rowsUnreadable(),
+        run.rowsRemaining(),
+        run.outcome().name(),
+        run.detail() == null ? null : JdbcIdempotencyStore.truncate(run.detail(), 1000),
+        run.durationMillis());
+  }
+
+  @Override
+  public List<BodyResealRun> recentResealRuns(int limit) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    try (Connection connection = store.dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT started_at, node, started_by, from_key_ids, to_key_id, rows_resealed,"
+                    + " rows_changed, rows_unreadable, rows_remaining, outcome, detail,"
+                    + " duration_ms FROM idempotency_reseal_run ORDER BY started_at DESC, id DESC"
+                    + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
+      JdbcIdempotencyStore.bind(statement, limit);
+      List<BodyResealRun> runs = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          String from = rs.getString(4);
+          runs.add(
+              new BodyResealRun(
+                  JdbcIdempotencyStore.instant(rs, 1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  from == null || from.isEmpty()
+                      ? Set.of()
+                      : new TreeSet<>(List.of(from.split(","))),
+                  rs.getString(5),
+                  rs.getInt(6),
+                  rs.getInt(7),
+                  rs.getInt(8),
+                  rs.getLong(9),
+                  BodyResealRun.Outcome.valueOf(rs.getString(10).trim()),
+                  rs.getString(11),
+                  rs.getLong(12)));
+        }
+      }
+      return runs;
+    } catch (SQLException e) {
+      throw JdbcIdempotencyStore.unavailable("cannot read the re-seal runs", e);
     }
   }
 

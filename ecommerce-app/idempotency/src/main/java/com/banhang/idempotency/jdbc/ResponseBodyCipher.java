@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -202,6 +204,37 @@ public final class ResponseBodyCipher {
     } catch (GeneralSecurityException e) {
       throw unreadable("a stored response cannot be decrypted with the configured key", e);
     }
+  }
+
+  /**
+   * The first bytes that mark a body sealed with a key of the ring other than the sealing one: the
+   * header of each such key id, and the header of bodies sealed before key ids existed when the
+   * ring holds the {@value #LEGACY_KEY_ID} key that opens them. Empty without encryption, or when
+   * the sealing key is the ring's only key. Bodies under an id outside the ring are not among them:
+   * no key of the ring opens those, so no re-seal can move them.
+   */
+  List<byte[]> oldKeyPrefixes() {
+    List<byte[]> prefixes = new ArrayList<>();
+    for (String id : ring.keyIds()) {
+      if (id.equals(ring.sealingKeyId())) {
+        continue;
+      }
+      prefixes.add(headerV2(id));
+      if (id.equals(LEGACY_KEY_ID)) {
+        prefixes.add(MAGIC_V1.clone());
+      }
+    }
+    return prefixes;
+  }
+
+  /**
+   * {@code stored} opened with whichever key of the ring sealed it, and sealed again with the
+   * sealing key, for the same row (the same associated data).
+   *
+   * @throws IdempotencyStoreUnavailableException when it does not open, as {@link #open} says
+   */
+  byte[] reseal(byte[] stored, String tenant, String operation, String idempotencyKey) {
+    return seal(open(stored, tenant, operation, idempotencyKey), tenant, operation, idempotencyKey);
   }
 
   /** True when {@code stored} is a sealed body (of either format). */

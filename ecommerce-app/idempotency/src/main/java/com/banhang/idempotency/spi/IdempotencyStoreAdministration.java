@@ -1,5 +1,7 @@
 package com.banhang.idempotency.spi;
 
+import com.banhang.idempotency.BodyResealBatch;
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.KeyStatistics;
@@ -65,4 +67,25 @@ public interface IdempotencyStoreAdministration {
    * database's clock; never a processing row.
    */
   int purgeExpired(int batchSize);
+
+  /**
+   * One batch of the re-seal after a body key rotation: reads at most {@code batchSize} rows whose
+   * body is sealed with a key of the store's keyring other than its sealing key, opens and seals
+   * each again with the sealing key, and writes them in one short transaction of its own. A write
+   * applies only if the row still holds the bytes (and the attempt) the batch read, so that a row
+   * completed, taken over or re-sealed meanwhile is never overwritten with an older body. A body
+   * that does not open is left as it is. Without a key, or with the sealing key alone in the ring,
+   * nothing is read.
+   *
+   * @return what the batch did, and how many rows remain with an old key after it
+   */
+  BodyResealBatch resealBodies(int batchSize);
+
+  /** Rows whose body is sealed with a key of the store's keyring other than its sealing key. */
+  long countBodiesWithOldKeys();
+
+  void recordResealRun(BodyResealRun run);
+
+  /** The latest re-seal runs, newest first. */
+  List<BodyResealRun> recentResealRuns(int limit);
 }

@@ -17,4 +17,18 @@ public final class RecordsOver {
     records.administration = administration;
     return records;
   }
+
+  /** The same, with re-seal runs of at most {@code maxBatches} batches of {@code batchSize}. */
+  public static IdempotencyKeys resealing(
+      IdempotencyStore store,
+      IdempotencyStoreAdministration administration,
+      int batchSize,
+      int maxBatches) {
+    DefaultIdempotencyKeys records = (DefaultIdempotencyKeys) store(store, administration);
+    IdempotencySettings settings = new IdempotencySettings();
+    settings.resealBatchSize = batchSize;
+    settings.resealMaxBatches = maxBatches;
+    records.settings = settings;
+    return records;
+  }
 }

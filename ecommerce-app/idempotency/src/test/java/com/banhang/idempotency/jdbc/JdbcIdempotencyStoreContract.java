@@ -599,6 +599,257 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
     return JdbcIdempotencyStore.forDataSource(SkewedDataSource.of(dataSource(), appAhead));
   }
 
+  // ------------------------------------------------------------------ re-sealing after a rotation
+
+  private static final String OLD_KEY_ID = "old-2026";
+  private static final String NEW_KEY_ID = "new-2027";
+  private static final String OLD_KEY = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+  private static final String NEW_KEY =
+      java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+
+  /** This database's store, sealing with {@code sealing} and opening with the ring's keys. */
+  private JdbcIdempotencyStore sealingWith(
+      DataSource dataSource, java.util.Map<String, String> ring, String sealing) {
+    return JdbcIdempotencyStore.forDataSource(dataSource)
+        .encryptingBodiesWith(ResponseBodyCipher.keyring(ring, sealing));
+  }
+
+  /** Before the rotation: the old key alone. */
+  private JdbcIdempotencyStore oldKeyOnly() {
+    return sealingWith(dataSource(), java.util.Map.of(OLD_KEY_ID, OLD_KEY), OLD_KEY_ID);
+  }
+
+  /** During the rotation: both keys, the new one sealing. */
+  private JdbcIdempotencyStore rotated(DataSource dataSource) {
+    return sealingWith(
+        dataSource, java.util.Map.of(OLD_KEY_ID, OLD_KEY, NEW_KEY_ID, NEW_KEY), NEW_KEY_ID);
+  }
+
+  /** After the rotation: the old key removed from the ring. */
+  private JdbcIdempotencyStore newKeyOnly() {
+    return sealingWith(dataSource(), java.util.Map.of(NEW_KEY_ID, NEW_KEY), NEW_KEY_ID);
+  }
+
+  /** A key completed with {@code response(key)} by {@code sealing}. */
+  private static String completedBy(JdbcIdempotencyStore sealing) {
+    String key = newKey();
+    ClaimedKey claim = sealing.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+    assertThat(sealing.complete(claim, response(key))).isTrue();
+    return key;
+  }
+
+  private static byte[] replayedBody(JdbcIdempotencyStore store, String key) {
+    return store.find(TENANT, OPERATION, key).orElseThrow().response().body();
+  }
+
+  private byte[] storedBytes(String key) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT response_body FROM idempotency_record WHERE idempotency_key = ?")) {
+      select.setString(1, key);
+      try (ResultSet rs = select.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getBytes(1);
+      }
+    }
+  }
+
+  @Test
+  void resealBodies_afterARotation_everyReplayByteIdentical_withTheOldKeyRemovedFromTheRing() {
+    JdbcIdempotencyStore before = oldKeyOnly();
+    List<String> keys = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      keys.add(completedBy(before));
+    }
+    // A processing key whose outcome is unknown keeps a sealed problem for its retries too.
+    String unknown = newKey();
+    ClaimedKey claim =
+        before.claim(request(unknown, HASH, LONG, LONG, false)).record().claimedKey();
+    assertThat(before.markOutcomeUnknown(claim, problem())).isTrue();
+    JdbcIdempotencyStore rotated = rotated(dataSource());
+    assertThatThrownBy(() -> replayedBody(newKeyOnly(), keys.get(0)))
+        .as("before the re-seal, the old key cannot leave the ring")
+        .isInstanceOf(IdempotencyStoreUnavailableException.class);
+    assertThat(rotated.administration().countBodiesWithOldKeys()).isEqualTo(6);
+
+    com.banhang.idempotency.BodyResealBatch first = rotated.administration().resealBodies(4);
+    com.banhang.idempotency.BodyResealBatch second = rotated.administration().resealBodies(4);
+    com.banhang.idempotency.BodyResealBatch third = rotated.administration().resealBodies(4);
+
+    assertThat(first.sealingKeyId()).isEqualTo(NEW_KEY_ID);
+    assertThat(first.resealed()).isEqualTo(4);
+    assertThat(first.resealedFrom()).isEqualTo(java.util.Map.of(OLD_KEY_ID, 4));
+    assertThat(first.remaining()).isEqualTo(2);
+    assertThat(second.resealed()).isEqualTo(2);
+    assertThat(second.remaining()).isZero();
+    assertThat(third.examined()).isZero();
+    JdbcIdempotencyStore after = newKeyOnly();
+    for (String key : keys) {
+      IdempotencyRecord replay = after.find(TENANT, OPERATION, key).orElseThrow();
+      assertThat(replay.response().body()).as(key).isEqualTo(response(key).body());
+      assertThat(replay.response().headers()).isEqualTo(response(key).headers());
+      assertThat(replay.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
+    }
+    IdempotencyRecord stillUnknown = after.find(TENANT, OPERATION, unknown).orElseThrow();
+    assertThat(stillUnknown.response().body()).isEqualTo(problem().body());
+    assertThat(stillUnknown.outcomeUnknown()).isTrue();
+    assertThat(stillUnknown.attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void resealBodies_aRowCompletedBetweenTheReadAndTheWrite_keepsItsCompletion() throws Exception {
+    String key = newKey();
+    JdbcIdempotencyStore before = oldKeyOnly();
+    ClaimedKey claim = before.claim(request(key, HASH, LONG, LONG, false)).record().claimedKey();
+    assertThat(before.markOutcomeUnknown(claim, problem())).isTrue();
+    JdbcIdempotencyStore owner = rotated(dataSource());
+    // The owner of the key completes it after the batch read the problem, before it writes.
+    JdbcIdempotencyStore resealer =
+        rotated(
+            beforeTheResealWrite(
+                dataSource(), () -> assertThat(owner.complete(claim, response(key))).isTrue()));
+
+    com.banhang.idempotency.BodyResealBatch batch = resealer.administration().resealBodies(10);
+
+    assertThat(batch.changedMeanwhile()).isEqualTo(1);
+    assertThat(batch.resealed()).isZero();
+    IdempotencyRecord row = newKeyOnly().find(TENANT, OPERATION, key).orElseThrow();
+    assertThat(row.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
+    assertThat(row.response().body())
+        .as("the completion, not the re-sealed problem read before it")
+        .isEqualTo(response(key).body());
+  }
+
+  @Test
+  void resealBodies_aBodyThatDoesNotOpen_isLeftAsItIs_andStillCountsAsRemaining() throws Exception {
+    String altered = completedBy(oldKeyOnly());
+    String intact = completedBy(oldKeyOnly());
+    byte[] bytes = storedBytes(altered);
+    bytes[bytes.length - 1] ^= 1;
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE idempotency_record SET response_body = ? WHERE idempotency_key = ?")) {
+      update.setBytes(1, bytes);
+      update.setString(2, altered);
+      assertThat(update.executeUpdate()).isEqualTo(1);
+    }
+
+    com.banhang.idempotency.BodyResealBatch batch =
+        rotated(dataSource()).administration().resealBodies(10);
+
+    assertThat(batch.unreadable()).isEqualTo(1);
+    assertThat(batch.resealed()).isEqualTo(1);
+    assertThat(batch.remaining()).isEqualTo(1);
+    assertThat(storedBytes(altered)).isEqualTo(bytes);
+    assertThat(replayedBody(newKeyOnly(), intact)).isEqualTo(response(intact).body());
+  }
+
+  @Test
+  void resealBodies_withoutAnOldKeyInTheRing_readsNothing() {
+    completedBy(oldKeyOnly());
+    com.banhang.idempotency.BodyResealBatch batch = oldKeyOnly().administration().resealBodies(10);
+    assertThat(batch.examined()).isZero();
+    assertThat(batch.remaining()).isZero();
+    assertThat(batch.sealingKeyId()).isEqualTo(OLD_KEY_ID);
+  }
+
+  @Test
+  void resealBodiesNow_runsBatchesUntilNoneRemain_andRecordsTheRunForOperators() {
+    for (int i = 0; i < 5; i++) {
+      completedBy(oldKeyOnly());
+    }
+    JdbcIdempotencyStore rotated = rotated(dataSource());
+    String startedBy = "operator-" + newKey().substring(0, 8);
+
+    com.banhang.idempotency.BodyResealRun cut =
+        RecordsOver.resealing(rotated, rotated.administration(), 2, 1)
+            .resealBodiesNow(startedBy + "-cut");
+    com.banhang.idempotency.BodyResealRun run =
+        RecordsOver.resealing(rotated, rotated.administration(), 2, 10).resealBodiesNow(startedBy);
+
+    assertThat(cut.outcome()).isEqualTo(com.banhang.idempotency.BodyResealRun.Outcome.INCOMPLETE);
+    assertThat(cut.rowsResealed()).isEqualTo(2);
+    assertThat(cut.rowsRemaining()).isEqualTo(3);
+    assertThat(cut.detail()).contains("idempotency.reseal.max-batches");
+    assertThat(run.outcome()).isEqualTo(com.banhang.idempotency.BodyResealRun.Outcome.COMPLETE);
+    assertThat(run.rowsResealed()).isEqualTo(3);
+    assertThat(run.rowsRemaining()).isZero();
+    assertThat(run.fromKeyIds()).containsExactly(OLD_KEY_ID);
+    assertThat(run.toKeyId()).isEqualTo(NEW_KEY_ID);
+    List<com.banhang.idempotency.BodyResealRun> recorded =
+        rotated.administration().recentResealRuns(50).stream()
+            .filter(r -> r.startedBy().startsWith(startedBy))
+            .toList();
+    assertThat(recorded)
+        .extracting(
+            com.banhang.idempotency.BodyResealRun::startedBy,
+            com.banhang.idempotency.BodyResealRun::outcome,
+            com.banhang.idempotency.BodyResealRun::rowsResealed,
+            com.banhang.idempotency.BodyResealRun::fromKeyIds,
+            com.banhang.idempotency.BodyResealRun::toKeyId,
+            com.banhang.idempotency.BodyResealRun::rowsRemaining)
+        .as("newest first, as stored")
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                startedBy,
+                com.banhang.idempotency.BodyResealRun.Outcome.COMPLETE,
+                3,
+                java.util.Set.of(OLD_KEY_ID),
+                NEW_KEY_ID,
+                0L),
+            org.assertj.core.groups.Tuple.tuple(
+                startedBy + "-cut",
+                com.banhang.idempotency.BodyResealRun.Outcome.INCOMPLETE,
+                2,
+                java.util.Set.of(OLD_KEY_ID),
+                NEW_KEY_ID,
+                3L));
+    assertThat(recorded.get(1).detail()).isEqualTo(cut.detail());
+    assertThat(recorded.get(0).node()).isEqualTo(run.node());
+  }
+
+  /**
+   * {@code dataSource}, running {@code hook} once just before the re-seal's UPDATE is prepared:
+   * after the batch read its rows, before it writes them.
+   */
+  private static DataSource beforeTheResealWrite(DataSource dataSource, Runnable hook) {
+    java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+    ClassLoader loader = JdbcIdempotencyStoreContract.class.getClassLoader();
+    return (DataSource)
+        java.lang.reflect.Proxy.newProxyInstance(
+            loader,
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = invoke(method, dataSource, args);
+              if (!(result instanceof Connection connection)) {
+                return result;
+              }
+              return java.lang.reflect.Proxy.newProxyInstance(
+                  loader,
+                  new Class<?>[] {Connection.class},
+                  (p, m, a) -> {
+                    if (m.getName().equals("prepareStatement")
+                        && a[0] instanceof String sql
+                        && sql.startsWith("UPDATE idempotency_record SET response_body")
+                        && ran.compareAndSet(false, true)) {
+                      hook.run();
+                    }
+                    return invoke(m, connection, a);
+                  });
+            });
+  }
+
+  private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args)
+      throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
   /** {@code IdempotencyKeys} over {@code store} and its administration. */
   private static IdempotencyKeys keysOver(JdbcIdempotencyStore store) {
     return RecordsOver.store(store, store.administration());

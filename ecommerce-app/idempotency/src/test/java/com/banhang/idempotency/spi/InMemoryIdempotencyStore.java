@@ -1,5 +1,7 @@
 package com.banhang.idempotency.spi;
 
+import com.banhang.idempotency.BodyResealBatch;
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.KeyStatistics;
@@ -45,6 +47,7 @@ public final class InMemoryIdempotencyStore
 
   private final Map<Scope, IdempotencyRecord> rows = new HashMap<>();
   private final List<PurgeRun> purgeRuns = new ArrayList<>();
+  private final List<BodyResealRun> resealRuns = new ArrayList<>();
   private Deque<Runnable> undo;
   private Instant now = Instant.parse("2026-01-01T00:00:00Z");
   private boolean unavailable;
@@ -367,6 +370,41 @@ public final class InMemoryIdempotencyStore
     List<PurgeRun> newestFirst = new ArrayList<>(purgeRuns);
     Collections.reverse(newestFirst);
     newestFirst.sort(Comparator.comparing(PurgeRun::startedAt).reversed());
+    return List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
+  }
+
+  /**
+   * Memory keeps bodies as they are, sealed with no key: no row is ever sealed with an old one, so
+   * a re-seal batch has nothing to read.
+   */
+  @Override
+  public synchronized BodyResealBatch resealBodies(int batchSize) {
+    checkAvailable();
+    return new BodyResealBatch(null, 0, 0, 0, Map.of(), 0);
+  }
+
+  @Override
+  public synchronized long countBodiesWithOldKeys() {
+    checkAvailable();
+    return 0;
+  }
+
+  @Override
+  public synchronized void recordResealRun(BodyResealRun run) {
+    checkAvailable();
+    resealRuns.add(run);
+  }
+
+  /** Newest first, as {@link #recentPurgeRuns}. */
+  @Override
+  public synchronized List<BodyResealRun> recentResealRuns(int limit) {
+    checkAvailable();
+    if (limit <= 0) {
+      return List.of();
+    }
+    List<BodyResealRun> newestFirst = new ArrayList<>(resealRuns);
+    Collections.reverse(newestFirst);
+    newestFirst.sort(Comparator.comparing(BodyResealRun::startedAt).reversed());
     return List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
   }
 

@@ -1,5 +1,6 @@
 package com.banhang.shop.admin.application;
 
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.PurgeRun;
 import com.banhang.shop.payments.api.LateChargeReport;
@@ -39,6 +40,7 @@ public class OperatorActions {
   public static final String RESOLVE_AS_CHARGED_OVERRIDE = "RESOLVE_AS_CHARGED_OVERRIDE";
   public static final String RESOLVE_AS_NOT_CHARGED = "RESOLVE_AS_NOT_CHARGED";
   public static final String PURGE = "PURGE";
+  public static final String RESEAL_BODIES = "RESEAL_BODIES";
   public static final String RECONCILE_RUN = "RECONCILE_RUN";
   public static final String SWEEP_LATE_CHARGES = "SWEEP_LATE_CHARGES";
   public static final String READ_LATE_CHARGES = "READ_LATE_CHARGES";
@@ -410,6 +412,43 @@ public class OperatorActions {
       result = new ActionResult(ActionResult.Status.FAILED, "purge failed: " + e.getMessage());
     }
     return record(operator, PURGE, null, null, result);
+  }
+
+  /**
+   * Re-seals, with the current body key, the stored bodies still sealed with an old one, now on
+   * this node (docs/operations.md, "Re-sealing stored bodies"). The library records the run in its
+   * own table, a failed one too; the audit says which operator asked, and what came of it. A run
+   * that leaves rows with an old key is done (what it moved is committed) and says why and how many
+   * remain.
+   */
+  public ActionResult resealBodies(String operator) {
+    ActionResult result;
+    try {
+      BodyResealRun run = keys.resealBodiesNow(operator);
+      String moved =
+          "re-sealed "
+              + run.rowsResealed()
+              + " stored bodies"
+              + (run.fromKeyIds().isEmpty() ? "" : " from " + run.fromKeyIdsText())
+              + (run.toKeyId() == null ? "" : " to " + run.toKeyId())
+              + " in "
+              + run.durationMillis()
+              + " ms on "
+              + run.node();
+      result =
+          ActionResult.done(
+              run.outcome() == BodyResealRun.Outcome.COMPLETE
+                  ? moved + "; none remain with an old key"
+                  : moved
+                      + "; "
+                      + run.rowsRemaining()
+                      + " remain with an old key: "
+                      + run.detail());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "operator re-seal failed", e);
+      result = new ActionResult(ActionResult.Status.FAILED, "re-seal failed: " + e.getMessage());
+    }
+    return record(operator, RESEAL_BODIES, null, null, result);
   }
 
   /**

@@ -1,5 +1,6 @@
 package com.banhang.shop.admin.application;
 
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.KeyStatistics;
 import com.banhang.idempotency.PurgeRun;
@@ -16,6 +17,9 @@ public class RetentionReport {
 
   /** How many purge runs the view lists. */
   static final int PURGE_RUNS_SHOWN = 20;
+
+  /** How many re-seal runs the view lists. */
+  static final int RESEAL_RUNS_SHOWN = 10;
 
   @Inject IdempotencyKeys keys;
 
@@ -36,6 +40,27 @@ public class RetentionReport {
         keys.recentPurgeRuns(PURGE_RUNS_SHOWN).stream().map(RetentionReport::view).toList();
     return new RetentionSummary(
         keys.configuredTtls(), buckets, oldest, keys.tableSizeBytes(), runs);
+  }
+
+  /** Rows still sealed with an old body key, and the latest re-seal runs. */
+  public BodyKeysSummary bodyKeys() {
+    return new BodyKeysSummary(
+        keys.bodiesWithOldKeys(),
+        keys.recentResealRuns(RESEAL_RUNS_SHOWN).stream().map(RetentionReport::view).toList());
+  }
+
+  private static BodyKeysSummary.ResealRunView view(BodyResealRun run) {
+    return new BodyKeysSummary.ResealRunView(
+        run.startedAt(),
+        run.node(),
+        run.startedBy(),
+        run.fromKeyIdsText(),
+        run.toKeyId(),
+        run.rowsResealed(),
+        run.rowsRemaining(),
+        run.outcome().name(),
+        run.detail(),
+        run.durationMillis());
   }
 
   private static RetentionSummary.PurgeRunView view(PurgeRun run) {

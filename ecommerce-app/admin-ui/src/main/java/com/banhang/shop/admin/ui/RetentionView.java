@@ -1,5 +1,7 @@
 package com.banhang.shop.admin.ui;
 
+import com.banhang.shop.admin.application.BodyKeysSummary;
+import com.banhang.shop.admin.application.BodyKeysSummary.ResealRunView;
 import com.banhang.shop.admin.application.OperatorActions;
 import com.banhang.shop.admin.application.RetentionReport;
 import com.banhang.shop.admin.application.RetentionSummary;
@@ -38,6 +40,8 @@ public class RetentionView extends VerticalLayout {
   final Grid<NameValue> oldest = new Grid<>();
   final Span tableSize = new Span();
   final Grid<PurgeRunView> purges = new Grid<>();
+  final Span oldKeyRows = new Span();
+  final Grid<ResealRunView> reseals = new Grid<>();
 
   @Inject
   public RetentionView(RetentionReport report, OperatorActions actions) {
@@ -50,7 +54,9 @@ public class RetentionView extends VerticalLayout {
     purge.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     Button refresh = new Button("Refresh", e -> refresh());
     refresh.setId("refresh-button");
-    HorizontalLayout header = new HorizontalLayout(new H2("Retention"), refresh, purge);
+    Button reseal = new Button("Re-seal bodies", e -> resealBodies());
+    reseal.setId("reseal-button");
+    HorizontalLayout header = new HorizontalLayout(new H2("Retention"), refresh, purge, reseal);
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     ttl.setId("ttl-grid");
@@ -77,6 +83,24 @@ public class RetentionView extends VerticalLayout {
     purges.addColumn(PurgeRunView::rowsDeleted).setHeader("Rows deleted");
     purges.addColumn(p -> p.durationMillis() + " ms").setHeader("Duration");
 
+    oldKeyRows.setId("old-key-rows");
+    reseals.setId("reseal-grid");
+    reseals.addThemeVariants(GridVariant.LUMO_COMPACT);
+    reseals.setAllRowsVisible(true);
+    reseals.addColumn(r -> Formats.instant(r.startedAt())).setHeader("Started").setAutoWidth(true);
+    reseals.addColumn(ResealRunView::node).setHeader("Node").setAutoWidth(true);
+    reseals.addColumn(ResealRunView::startedBy).setHeader("Started by").setAutoWidth(true);
+    reseals.addColumn(ResealRunView::fromKeyIds).setHeader("From keys").setAutoWidth(true);
+    reseals.addColumn(ResealRunView::toKeyId).setHeader("To key").setAutoWidth(true);
+    reseals.addColumn(ResealRunView::rowsResealed).setHeader("Rows re-sealed");
+    reseals.addColumn(ResealRunView::rowsRemaining).setHeader("Remaining");
+    reseals.addColumn(ResealRunView::outcome).setHeader("Outcome");
+    reseals
+        .addColumn(r -> r.detail() == null ? "" : r.detail())
+        .setHeader("Detail")
+        .setAutoWidth(true);
+    reseals.addColumn(r -> r.durationMillis() + " ms").setHeader("Duration");
+
     add(
         header,
         new H3("Time to live per operation"),
@@ -87,7 +111,10 @@ public class RetentionView extends VerticalLayout {
         oldest,
         tableSize,
         new H3("Last purge runs"),
-        purges);
+        purges,
+        new H3("Stored bodies' keys"),
+        oldKeyRows,
+        reseals);
     refresh();
   }
 
@@ -109,6 +136,35 @@ public class RetentionView extends VerticalLayout {
               purges.setItems(List.of());
               tableSize.setText("Table size: " + Formats.NONE);
             });
+    Notices.call("Body keys", report::bodyKeys)
+        .ifPresentOrElse(
+            this::showBodyKeys,
+            () -> {
+              reseals.setItems(List.of());
+              oldKeyRows.setText(OLD_KEY_ROWS + Formats.NONE);
+            });
+  }
+
+  static final String OLD_KEY_ROWS = "Rows sealed with an old body key: ";
+
+  /** An old key may leave the configuration only once no row needs it (docs/configuration.md). */
+  private void showBodyKeys(BodyKeysSummary summary) {
+    if (summary == null) {
+      return;
+    }
+    oldKeyRows.setText(
+        OLD_KEY_ROWS
+            + summary.rowsWithOldKeys()
+            + (summary.rowsWithOldKeys() == 0
+                ? " (no old key is needed)"
+                : " (keep the old keys until this is 0)"));
+    reseals.setItems(summary.lastResealRuns() == null ? List.of() : summary.lastResealRuns());
+  }
+
+  void resealBodies() {
+    Notices.call("Re-seal", () -> actions.resealBodies(OperatorSession.currentName()))
+        .ifPresent(Notices::result);
+    refresh();
   }
 
   private void show(RetentionSummary summary) {

@@ -10,6 +10,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.PurgeRun;
 import com.banhang.shop.payments.api.PaymentResolution;
@@ -182,6 +183,47 @@ class OperatorActionsTest {
 
     assertThat(result.message()).isEqualTo("purged 42 expired keys in 7 ms on node-1");
     verify(actions.audit).append("operator", OperatorActions.PURGE, null, null, result);
+  }
+
+  @Test
+  void resealBodies_runsAsTheOperator_andTheAuditSaysFromWhichKeysToWhichAndWhatRemains() {
+    when(actions.keys.resealBodiesNow("operator"))
+        .thenReturn(
+            new BodyResealRun(
+                Instant.now(),
+                "node-1",
+                "operator",
+                java.util.Set.of("k1", "legacy"),
+                "k2",
+                40,
+                0,
+                2,
+                2,
+                BodyResealRun.Outcome.INCOMPLETE,
+                "2 rows do not open with their key and are left as they are: run it again",
+                9));
+
+    ActionResult result = actions.resealBodies("operator");
+
+    assertThat(result.status()).isEqualTo(ActionResult.Status.DONE);
+    assertThat(result.message())
+        .isEqualTo(
+            "re-sealed 40 stored bodies from k1,legacy to k2 in 9 ms on node-1; 2 remain with an"
+                + " old key: 2 rows do not open with their key and are left as they are: run it"
+                + " again");
+    verify(actions.audit).append("operator", OperatorActions.RESEAL_BODIES, null, null, result);
+  }
+
+  @Test
+  void resealBodies_failing_isAuditedAsFailed() {
+    when(actions.keys.resealBodiesNow("operator"))
+        .thenThrow(new IllegalStateException("database down"));
+
+    ActionResult result = actions.resealBodies("operator");
+
+    assertThat(result.status()).isEqualTo(ActionResult.Status.FAILED);
+    assertThat(result.message()).contains("database down");
+    verify(actions.audit).append("operator", OperatorActions.RESEAL_BODIES, null, null, result);
   }
 
   @Test

@@ -16,6 +16,7 @@ import static org.mockito.Mockito.when;
 
 import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.AuditEntry;
+import com.banhang.shop.admin.application.BodyKeysSummary;
 import com.banhang.shop.admin.application.KeyDetails;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OverviewSnapshot;
@@ -250,6 +251,34 @@ class OtherViewsTest extends ConsoleTestBase {
     verify(actions).purgeNow("operator");
     assertThat(notificationTexts()).contains("DONE: purged 12 rows");
     assertThat(GridKt._size(purges)).isEqualTo(1);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void resealBodiesRunsTheReseal_thenShowsTheRunAndWhatRemains() {
+    when(retention.summary()).thenReturn(retentionSummary(0));
+    when(retention.bodyKeys())
+        .thenReturn(
+            new BodyKeysSummary(12, List.of()),
+            new BodyKeysSummary(
+                0,
+                List.of(
+                    new BodyKeysSummary.ResealRunView(
+                        NOW, "node-1", "operator", "k1", "k2", 12, 0, "COMPLETE", null, 40))));
+    when(actions.resealBodies("operator")).thenReturn(ActionResult.done("re-sealed 12"));
+    navigate(RetentionView.class);
+    assertThat(_get(Span.class, s -> s.withId("old-key-rows")).getText())
+        .isEqualTo("Rows sealed with an old body key: 12 (keep the old keys until this is 0)");
+
+    _click(_get(Button.class, s -> s.withId("reseal-button")));
+
+    verify(actions).resealBodies("operator");
+    assertThat(notificationTexts()).contains("DONE: re-sealed 12");
+    Grid<BodyKeysSummary.ResealRunView> reseals = _get(Grid.class, s -> s.withId("reseal-grid"));
+    assertThat(GridKt._getFormattedRow(reseals, 0))
+        .contains("node-1", "operator", "k1", "k2", "12", "COMPLETE", "40 ms");
+    assertThat(_get(Span.class, s -> s.withId("old-key-rows")).getText())
+        .isEqualTo("Rows sealed with an old body key: 0 (no old key is needed)");
   }
 
   @Test
