@@ -56,8 +56,18 @@ public final class ResponseBodyCipher {
 
   private final BodyKeyring ring;
 
+  /**
+   * The sealing key and its header, taken from the ring once: sealing is on every keyed request's
+   * path, and neither changes for the life of a cipher. Null without encryption.
+   */
+  private final SecretKey sealingKey;
+
+  private final byte[] sealingHeader;
+
   private ResponseBodyCipher(BodyKeyring ring) {
     this.ring = ring;
+    this.sealingKey = ring.encrypts() ? ring.key(ring.sealingKeyId()).orElseThrow() : null;
+    this.sealingHeader = ring.encrypts() ? headerV2(ring.sealingKeyId()) : null;
   }
 
   /**
@@ -105,19 +115,15 @@ public final class ResponseBodyCipher {
   }
 
   byte[] seal(byte[] body, String tenant, String operation, String idempotencyKey) {
-    if (!ring.encrypts() || body.length == 0) {
+    if (sealingKey == null || body.length == 0) {
       return body;
     }
-    String sealingKeyId = ring.sealingKeyId();
     try {
-      byte[] header = headerV2(sealingKeyId);
+      byte[] header = sealingHeader;
       byte[] nonce = new byte[NONCE_BYTES];
       RANDOM.nextBytes(nonce);
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(
-          Cipher.ENCRYPT_MODE,
-          ring.key(sealingKeyId).orElseThrow(),
-          new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.init(Cipher.ENCRYPT_MODE, sealingKey, new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(header);
       cipher.updateAAD(scope(tenant, operation, idempotencyKey));
       byte[] sealed = cipher.doFinal(body);
