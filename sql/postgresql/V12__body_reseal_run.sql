@@ -1,6 +1,6 @@
 -- Idempotency library: one row per re-seal run (docs/idempotency.md, "Rotating a key"): who or what
 -- started it, on which node, which key ids the re-sealed bodies came from and which one seals them
--- now, the rows moved, left and still sealed with an old key, and the outcome. Operators read it in
+-- now, the rows moved, left and still sealed with an old key, and how the run ended. Operators read it in
 -- the console's Retention view before they remove an old key from the ring. The same table as
 -- sql/h2 and sql/sqlserver's V12.
 CREATE TABLE idempotency_reseal_run (
@@ -14,10 +14,10 @@ CREATE TABLE idempotency_reseal_run (
     rows_changed    integer       NOT NULL,
     rows_unreadable integer       NOT NULL,
     rows_remaining  bigint        NOT NULL,
-    outcome         varchar(16)   NOT NULL,
+    status          varchar(16)   NOT NULL,
     detail          varchar(1000),
     duration_ms     bigint        NOT NULL,
     CONSTRAINT pk_idempotency_reseal_run PRIMARY KEY (id),
-    CONSTRAINT ck_idempotency_reseal_run_outcome CHECK (outcome IN ('COMPLETE', 'INCOMPLETE', 'FAILED'))
+    CONSTRAINT ck_idempotency_reseal_run_status CHECK (status IN ('COMPLETE', 'INCOMPLETE', 'FAILED'))
 );
 CREATE INDEX ix_idempotency_reseal_run_started ON idempotency_reseal_run (started_at);

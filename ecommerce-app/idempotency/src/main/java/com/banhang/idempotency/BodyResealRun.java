@@ -27,7 +27,7 @@ public record BodyResealRun(
     int rowsChangedMeanwhile,
     int rowsUnreadable,
     long rowsRemaining,
-    Outcome outcome,
+    Status status,
     String detail,
     long durationMillis) {
 
@@ -41,7 +41,7 @@ public record BodyResealRun(
   }
 
   /** How a run ended. */
-  public enum Outcome {
+  public enum Status {
     /** No row is sealed with an old key of the ring any more: old keys may leave the ring. */
     COMPLETE,
     /**

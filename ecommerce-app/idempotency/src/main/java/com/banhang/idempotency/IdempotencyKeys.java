@@ -97,7 +97,7 @@ public interface IdempotencyKeys {
    * (each its own short transaction, with the configured pause between two) until none remain, a
    * batch makes no progress, or the configured number of batches ran. A row that changed after a
    * batch read it is left as its writer left it. Records the run (when, on which node, by whom,
-   * rows, from which key ids to which, the outcome), a failed one too, which then throws on.
+   * rows, from which key ids to which, how it ended), a failed one too, which then throws on.
    *
    * @param startedBy the operator's name, or what started it
    */

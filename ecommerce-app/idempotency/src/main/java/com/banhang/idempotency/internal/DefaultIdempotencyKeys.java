@@ -174,7 +174,7 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
               changed,
               unreadable,
               remaining,
-              BodyResealRun.Outcome.FAILED,
+              BodyResealRun.Status.FAILED,
               "failed after " + resealed + " rows: " + e.getMessage(),
               (System.nanoTime() - startNanos) / 1_000_000);
       try {
@@ -195,7 +195,7 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
             changed,
             unreadable,
             remaining,
-            remaining == 0 ? BodyResealRun.Outcome.COMPLETE : BodyResealRun.Outcome.INCOMPLETE,
+            remaining == 0 ? BodyResealRun.Status.COMPLETE : BodyResealRun.Status.INCOMPLETE,
             remaining == 0 ? null : incompleteBecause(changed, unreadable, batchesLeft),
             (System.nanoTime() - startNanos) / 1_000_000);
     administration.recordResealRun(run);

@@ -430,7 +430,7 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
   public void recordResealRun(BodyResealRun run) {
     store.executeUpdate(
         "INSERT INTO idempotency_reseal_run (started_at, node, started_by, from_key_ids,"
-            + " to_key_id, rows_resealed, rows_changed, rows_unreadable, rows_remaining, outcome,"
+            + " to_key_id, rows_resealed, rows_changed, rows_unreadable, rows_remaining, status,"
             + " detail, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         JdbcIdempotencyStore.utc(run.startedAt()),
         JdbcIdempotencyStore.truncate(run.node(), 255),
@@ -441,7 +441,7 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
         run.rowsChangedMeanwhile(),
         run.rowsUnreadable(),
         run.rowsRemaining(),
-        run.outcome().name(),
+        run.status().name(),
         run.detail() == null ? null : JdbcIdempotencyStore.truncate(run.detail(), 1000),
         run.durationMillis());
   }
@@ -455,7 +455,7 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
         PreparedStatement statement =
             connection.prepareStatement(
                 "SELECT started_at, node, started_by, from_key_ids, to_key_id, rows_resealed,"
-                    + " rows_changed, rows_unreadable, rows_remaining, outcome, detail,"
+                    + " rows_changed, rows_unreadable, rows_remaining, status, detail,"
                     + " duration_ms FROM idempotency_reseal_run ORDER BY started_at DESC, id DESC"
                     + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
       JdbcIdempotencyStore.bind(statement, limit);
@@ -476,7 +476,7 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
                   rs.getInt(7),
                   rs.getInt(8),
                   rs.getLong(9),
-                  BodyResealRun.Outcome.valueOf(rs.getString(10).trim()),
+                  BodyResealRun.Status.valueOf(rs.getString(10).trim()),
                   rs.getString(11),
                   rs.getLong(12)));
         }

@@ -47,7 +47,7 @@ class ResealBodiesNowTest {
   void aStoreWithNothingSealedWithAnOldKey_runsOneBatch_andRecordsAComplete() {
     BodyResealRun run = RecordsOver.resealing(memory, memory, 10, 5).resealBodiesNow("operator");
 
-    assertThat(run.outcome()).isEqualTo(BodyResealRun.Outcome.COMPLETE);
+    assertThat(run.status()).isEqualTo(BodyResealRun.Status.COMPLETE);
     assertThat(run.rowsResealed()).isZero();
     assertThat(run.detail()).isNull();
     assertThat(memory.recentResealRuns(5)).containsExactly(run);
@@ -62,7 +62,7 @@ class ResealBodiesNowTest {
     BodyResealRun run = RecordsOver.resealing(memory, stuck, 10, 50).resealBodiesNow("operator");
 
     assertThat(batches.get()).isEqualTo(1);
-    assertThat(run.outcome()).isEqualTo(BodyResealRun.Outcome.INCOMPLETE);
+    assertThat(run.status()).isEqualTo(BodyResealRun.Status.INCOMPLETE);
     assertThat(run.rowsUnreadable()).isEqualTo(10);
     assertThat(run.detail()).contains("10 rows do not open").doesNotContain("max-batches");
   }
@@ -79,7 +79,7 @@ class ResealBodiesNowTest {
         RecordsOver.resealing(memory, threeBatches, 10, 50).resealBodiesNow("schedule");
 
     assertThat(batches.get()).isEqualTo(3);
-    assertThat(run.outcome()).isEqualTo(BodyResealRun.Outcome.COMPLETE);
+    assertThat(run.status()).isEqualTo(BodyResealRun.Status.COMPLETE);
     assertThat(run.rowsResealed()).isEqualTo(30);
     assertThat(run.fromKeyIds()).containsExactlyInAnyOrder("k1", "k2");
     assertThat(run.toKeyId()).isEqualTo("k3");
@@ -102,7 +102,7 @@ class ResealBodiesNowTest {
         .isInstanceOf(IdempotencyStoreUnavailableException.class);
 
     BodyResealRun recorded = memory.recentResealRuns(1).get(0);
-    assertThat(recorded.outcome()).isEqualTo(BodyResealRun.Outcome.FAILED);
+    assertThat(recorded.status()).isEqualTo(BodyResealRun.Status.FAILED);
     assertThat(recorded.rowsResealed()).isEqualTo(10);
     assertThat(recorded.detail()).contains("database down");
     assertThat(recorded.startedBy()).isEqualTo("operator");

@@ -769,11 +769,11 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
     com.banhang.idempotency.BodyResealRun run =
         RecordsOver.resealing(rotated, rotated.administration(), 2, 10).resealBodiesNow(startedBy);
 
-    assertThat(cut.outcome()).isEqualTo(com.banhang.idempotency.BodyResealRun.Outcome.INCOMPLETE);
+    assertThat(cut.status()).isEqualTo(com.banhang.idempotency.BodyResealRun.Status.INCOMPLETE);
     assertThat(cut.rowsResealed()).isEqualTo(2);
     assertThat(cut.rowsRemaining()).isEqualTo(3);
     assertThat(cut.detail()).contains("idempotency.reseal.max-batches");
-    assertThat(run.outcome()).isEqualTo(com.banhang.idempotency.BodyResealRun.Outcome.COMPLETE);
+    assertThat(run.status()).isEqualTo(com.banhang.idempotency.BodyResealRun.Status.COMPLETE);
     assertThat(run.rowsResealed()).isEqualTo(3);
     assertThat(run.rowsRemaining()).isZero();
     assertThat(run.fromKeyIds()).containsExactly(OLD_KEY_ID);
@@ -785,7 +785,7 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
     assertThat(recorded)
         .extracting(
             com.banhang.idempotency.BodyResealRun::startedBy,
-            com.banhang.idempotency.BodyResealRun::outcome,
+            com.banhang.idempotency.BodyResealRun::status,
             com.banhang.idempotency.BodyResealRun::rowsResealed,
             com.banhang.idempotency.BodyResealRun::fromKeyIds,
             com.banhang.idempotency.BodyResealRun::toKeyId,
@@ -794,14 +794,14 @@ abstract class JdbcIdempotencyStoreContract extends IdempotencyStoreContract {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
                 startedBy,
-                com.banhang.idempotency.BodyResealRun.Outcome.COMPLETE,
+                com.banhang.idempotency.BodyResealRun.Status.COMPLETE,
                 3,
                 java.util.Set.of(OLD_KEY_ID),
                 NEW_KEY_ID,
                 0L),
             org.assertj.core.groups.Tuple.tuple(
                 startedBy + "-cut",
-                com.banhang.idempotency.BodyResealRun.Outcome.INCOMPLETE,
+                com.banhang.idempotency.BodyResealRun.Status.INCOMPLETE,
                 2,
                 java.util.Set.of(OLD_KEY_ID),
                 NEW_KEY_ID,

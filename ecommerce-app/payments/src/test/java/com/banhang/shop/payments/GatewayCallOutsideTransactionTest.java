@@ -109,7 +109,7 @@ class GatewayCallOutsideTransactionTest {
     when(security.getUserPrincipal()).thenReturn(() -> TENANT);
     when(currentRequest.claim()).thenReturn(Optional.of(CLAIM));
     when(payments.capturedEarlier(any(), any())).thenReturn(Optional.empty());
-    when(payments.startAttempt(any(), any())).thenReturn(payment);
+    when(payments.startPayment(any(), any())).thenReturn(payment);
     when(payments.recordCharge(anyString(), any()))
         .thenAnswer(
             call -> {

@@ -21,7 +21,7 @@ public record BodyKeysSummary(long rowsWithOldKeys, List<ResealRunView> lastRese
       String toKeyId,
       int rowsResealed,
       long rowsRemaining,
-      String outcome,
+      String status,
       String detail,
       long durationMillis) {}
 }

@@ -437,7 +437,7 @@ public class OperatorActions {
               + run.node();
       result =
           ActionResult.done(
-              run.outcome() == BodyResealRun.Outcome.COMPLETE
+              run.status() == BodyResealRun.Status.COMPLETE
                   ? moved + "; none remain with an old key"
                   : moved
                       + "; "

@@ -58,7 +58,7 @@ public class RetentionReport {
         run.toKeyId(),
         run.rowsResealed(),
         run.rowsRemaining(),
-        run.outcome().name(),
+        run.status().name(),
         run.detail(),
         run.durationMillis());
   }

@@ -94,7 +94,7 @@ public class RetentionView extends VerticalLayout {
     reseals.addColumn(ResealRunView::toKeyId).setHeader("To key").setAutoWidth(true);
     reseals.addColumn(ResealRunView::rowsResealed).setHeader("Rows re-sealed");
     reseals.addColumn(ResealRunView::rowsRemaining).setHeader("Remaining");
-    reseals.addColumn(ResealRunView::outcome).setHeader("Outcome");
+    reseals.addColumn(ResealRunView::status).setHeader("Status");
     reseals
         .addColumn(r -> r.detail() == null ? "" : r.detail())
         .setHeader("Detail")

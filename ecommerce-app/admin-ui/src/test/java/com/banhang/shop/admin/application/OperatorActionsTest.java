@@ -199,7 +199,7 @@ class OperatorActionsTest {
                 0,
                 2,
                 2,
-                BodyResealRun.Outcome.INCOMPLETE,
+                BodyResealRun.Status.INCOMPLETE,
                 "2 rows do not open with their key and are left as they are: run it again",
                 9));
 
