@@ -48,4 +48,13 @@ public record LateChargeReport(
     }
     return new LateChargeReport(examined, counts);
   }
+
+  /**
+   * As the run's INFO line has always shown it ("swept abandoned payment attempts for late charges:
+   * ..."), the counts under their published name {@code outcomes}, as in JSON.
+   */
+  @Override
+  public String toString() {
+    return "LateChargeReport[examined=" + examined + ", outcomes=" + findings + "]";
+  }
 }
