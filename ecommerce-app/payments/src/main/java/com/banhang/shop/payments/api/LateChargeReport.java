@@ -50,8 +50,8 @@ public record LateChargeReport(
   }
 
   /**
-   * As the run's INFO line has always shown it ("swept abandoned payment attempts for late charges:
-   * ..."), the counts under their published name {@code outcomes}, as in JSON.
+   * As the sweep's INFO line has always shown it, the counts under their published name {@code
+   * outcomes}, as in JSON.
    */
   @Override
   public String toString() {
