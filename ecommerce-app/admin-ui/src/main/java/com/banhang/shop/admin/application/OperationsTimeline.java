@@ -58,7 +58,7 @@ public class OperationsTimeline {
     add("gateway|" + GATEWAY_ERRORS);
   }
 
-  /** The request outcome a series counts, or null for events that are not an answer. */
+  /** The event kind a series counts, or null for events that are not an answer. */
   static String seriesOf(IdempotencyEvent.Kind kind) {
     return switch (kind) {
       case CLAIMED -> NEW;
