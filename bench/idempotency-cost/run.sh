@@ -230,7 +230,7 @@ EOF
 cat >"$SERVER_DIR/jvm.options" <<EOF
 -Dgateway/mp-rest/url=http://127.0.0.1:$HTTP_PORT/gateway
 EOF
-# The shop's environment (server.env): the comparison-only switch that lets one server answer
+# The shop's environment (server.env): the comparison-only mode that lets one server answer
 # keyed and unkeyed creates, no new-key rate limit (a benchmark creates millions of keys), and for
 # the purge mode a retention that one run can empty a million rows with and no scheduled purge.
 {

@@ -36,7 +36,7 @@ public class IdempotencyConformanceIT {
                     () -> judge(rule, target)));
   }
 
-  /** What a rule's verdict is as a test outcome. */
+  /** What a rule's verdict is as a test result. */
   static void judge(Rule rule, Target target) {
     Verdict verdict = rule.judge(target);
     switch (verdict.grade()) {

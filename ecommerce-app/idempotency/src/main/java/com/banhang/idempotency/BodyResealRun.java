@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * @param toKeyId the key id they are sealed with now; null when no body key is configured
  * @param rowsRemaining rows still sealed with an old key of the ring after the run; -1 when a
  *     failed run could not tell
- * @param detail why a run is {@link Outcome#INCOMPLETE} or {@link Outcome#FAILED}; null otherwise
+ * @param detail why a run is {@link Status#INCOMPLETE} or {@link Status#FAILED}; null otherwise
  */
 public record BodyResealRun(
     Instant startedAt,

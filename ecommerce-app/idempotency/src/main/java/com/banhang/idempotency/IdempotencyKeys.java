@@ -53,7 +53,7 @@ public interface IdempotencyKeys {
       String operation, Duration age, Set<String> skipChecks, int limit);
 
   /**
-   * Notes on a processing key what its last check found (for payments: the reconciliation outcome),
+   * Notes on a processing key what its last check found (for payments: the reconciliation finding),
    * so that operators see it and readers can skip it. Fenced by the claim's attempt.
    *
    * @return false when the attempt no longer owns the key (nothing changed)

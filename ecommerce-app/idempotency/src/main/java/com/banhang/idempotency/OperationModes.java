@@ -13,9 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * Read-only answers about the comparison-only switch (docs/configuration.md, "Comparison-only
- * switch"): which operations run without the full idempotency layer, and whether that was
- * acknowledged. For health checks and operator views; production never turns the switch.
+ * Read-only answers about the operations' modes (docs/configuration.md, "Operation modes"): which
+ * operations run in a comparison-only mode, without the full idempotency layer, and whether that
+ * was acknowledged. For health checks and operator views; production never sets such a mode.
  *
  * <ul>
  *   <li>{@code idempotency.operations.<operation>.mode}: {@code enforced} (the default), {@code
@@ -88,7 +88,7 @@ public final class OperationModes {
               + value.get()
               + "'; allowed values: "
               + String.join(", ", MODES)
-              + " (docs/configuration.md, \"Comparison-only switch\")");
+              + " (docs/configuration.md, \"Operation modes\")");
     }
     return wanted;
   }

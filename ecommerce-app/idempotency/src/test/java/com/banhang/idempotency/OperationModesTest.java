@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The public view of the comparison-only switch: what a health check or a console may ask. */
+/** The public view of the operations' modes: what a health check or a console may ask. */
 class OperationModesTest {
 
   private final Map<String, String> config = new HashMap<>();

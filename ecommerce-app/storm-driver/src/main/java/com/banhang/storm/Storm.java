@@ -131,7 +131,7 @@ public final class Storm {
   /**
    * Lets the shop settle the keys the storm left open: runs reconciliation and the late-charge
    * sweep, as an operator can, on every node at the same moment, until no key of this storm is
-   * processing or the settle period is over. Every run's outcomes are added up, so that the report
+   * processing or the settle period is over. Every run's findings are added up, so that the report
    * can show that the nodes settled no key twice.
    */
   private Settling settle() throws IOException, InterruptedException {
@@ -166,7 +166,7 @@ public final class Storm {
     }
   }
 
-  /** One reconciliation run and one late-charge sweep on {@code node}, their outcomes counted. */
+  /** One reconciliation run and one late-charge sweep on {@code node}, their findings counted. */
   private Void settleOnce(String node, Settling settling) throws IOException, InterruptedException {
     String operatorPassword = settings.operator() + settings.passwordSuffix();
     settling.add(
@@ -200,7 +200,10 @@ public final class Storm {
       this.processingWhenStarted = processingWhenStarted;
     }
 
-    /** Adds a run's {@code outcomes}; a run that did not answer 200 is counted as "no answer". */
+    /**
+     * Adds a run's findings (its JSON field {@code outcomes}); a run that did not answer 200 is
+     * counted as "no answer".
+     */
     void add(Map<String, Integer> into, java.net.http.HttpResponse<String> run) {
       if (run.statusCode() != 200) {
         into.merge("no answer (" + run.statusCode() + ")", 1, Integer::sum);
@@ -208,7 +211,7 @@ public final class Storm {
       }
       json(run.body())
           .getJsonObject("outcomes")
-          .forEach((outcome, n) -> into.merge(outcome, ((JsonNumber) n).intValue(), Integer::sum));
+          .forEach((finding, n) -> into.merge(finding, ((JsonNumber) n).intValue(), Integer::sum));
     }
   }
 

@@ -27,9 +27,9 @@ import java.util.Map;
  * @param nodes the shop nodes the storm spread its tries over
  * @param processingWhenSettling every key the operator API listed as processing when settling began
  *     (the storm's and any other client's)
- * @param reconciliation the outcomes of the settling reconciliation runs, added up over every run
+ * @param reconciliation the findings of the settling reconciliation runs, added up over every run
  *     on every node ({@code CAPTURED}, {@code RELEASED}, {@code SETTLED_ELSEWHERE}, ...)
- * @param lateCharges the outcomes of the settling late-charge sweeps, added up the same way
+ * @param lateCharges the findings of the settling late-charge sweeps, added up the same way
  * @param took the storm's duration, settling included
  */
 public record StormReport(
@@ -94,8 +94,8 @@ public record StormReport(
     row(out, "processing keys left after settling", processingKeysLeft);
     row(out, "shop nodes", nodes);
     row(out, "keys processing when settling began (any client)", processingWhenSettling);
-    row(out, "reconciliation runs' outcomes (all nodes)", reconciliation);
-    row(out, "late-charge sweeps' outcomes (all nodes)", lateCharges);
+    row(out, "reconciliation runs' findings (all nodes)", reconciliation);
+    row(out, "late-charge sweeps' findings (all nodes)", lateCharges);
     row(out, "took", took.toSeconds() + " s");
     row(out, "verdict", ok() ? "PASS" : "FAIL: a customer was charged twice or wrongly");
     return out.toString();

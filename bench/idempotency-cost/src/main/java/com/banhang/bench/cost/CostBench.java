@@ -14,7 +14,7 @@ import java.net.URI;
  *
  * <ul>
  *   <li><b>keyed</b>: POST /api/v1/orders with a fresh UUID key: 201, not replayed;
- *   <li><b>unkeyed</b>: the same without the header (the shop's comparison-only switch
+ *   <li><b>unkeyed</b>: the same without the header (the shop's comparison-only mode
  *       idempotency.operations.orders.create.mode=optional): 201;
  *   <li><b>replay</b>: keys from a pool completed during warm-up: 201, Idempotent-Replayed: true;
  *   <li><b>conflict</b>: with the sandbox gateway slow, duplicates of a payment whose first request

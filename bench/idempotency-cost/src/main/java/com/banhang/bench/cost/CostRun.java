@@ -14,7 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Mode cost: the checks before measuring (healthy, no fault left, the unkeyed switch present), the
+ * Mode cost: the checks before measuring (healthy, no fault left, the unkeyed mode present), the
  * warm-up (the replay pool, payments at full speed, segments cycling through the shapes), then the
  * interleaved rounds, the shape order and the connection order rotated each round.
  */
@@ -92,7 +92,7 @@ final class CostRun {
     if (r.statusCode() == 400 && Shop.text(r).contains("idempotency-key-missing")) {
       throw abort(
           "the shop answers an unkeyed create with 400 idempotency-key-missing: this build has"
-              + " no idempotency.operations.orders.create.mode=optional switch (or it is not set);"
+              + " no idempotency.operations.orders.create.mode=optional (or it is not set);"
               + " pass --skip-unkeyed to measure the other shapes");
     }
     Shop.expect(r, 201, false, "unkeyed probe");

@@ -201,7 +201,7 @@ final class Options {
           --round-seconds S          seconds per shape and connection count per round (15)
           --connections LIST         concurrent connections (1,16,64)
           --shapes LIST              keyed,unkeyed,replay,conflict (all)
-          --skip-unkeyed             leave the unkeyed shape out (a shop without the switch)
+          --skip-unkeyed             leave the unkeyed shape out (a shop without operation modes)
           --pool N                   completed keys for replay (1000)
           --conflict-latency-ms MS   sandbox latency while the owner runs (2000)
           --conflict-head-start-ms   the owner's head start before duplicates (300)

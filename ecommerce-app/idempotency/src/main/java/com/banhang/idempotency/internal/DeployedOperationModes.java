@@ -9,7 +9,7 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The comparison-only switch as the library acts on it: {@code
+ * The operations' modes as the library acts on them: {@code
  * idempotency.operations.<operation>.mode} per operation as an {@link OperationMode}, and {@value
  * OperationModes#ACKNOWLEDGED}. The properties are read by the public {@link OperationModes} (which
  * health checks use too), so that the two never disagree; what is here is what only the library
@@ -82,7 +82,10 @@ public final class DeployedOperationModes {
     }
   }
 
-  /** The start-up line of an operation that is not enforced. */
+  /**
+   * The start-up line of an operation that is not enforced. Its wording, "comparison-only switch"
+   * included, is published (docs/configuration.md) and stays as it is.
+   */
   static String warning(String operation, OperationMode mode, boolean acknowledged) {
     String effect =
         mode == OperationMode.OFF

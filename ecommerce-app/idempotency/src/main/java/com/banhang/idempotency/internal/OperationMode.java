@@ -7,7 +7,7 @@ import java.util.Locale;
  * How much of the idempotency layer one operation gets, from {@code
  * idempotency.operations.<operation>.mode} ({@link DeployedOperationModes}). Only {@link #ENFORCED}
  * is for production; the others exist for side-by-side measurements (docs/configuration.md,
- * "Comparison-only switch").
+ * "Operation modes").
  */
 public enum OperationMode {
   /** The default: the full layer, as the annotation says. */

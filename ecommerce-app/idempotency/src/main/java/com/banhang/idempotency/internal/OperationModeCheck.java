@@ -13,11 +13,11 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * The comparison-only switch at deployment ({@link DeployedOperationModes}): remembers the
- * operation of every {@link Idempotent} method while CDI discovers the application's classes, then,
- * once the deployment is valid, refuses it when a mode property holds no mode, and logs at SEVERE
- * every operation that is not enforced; it also refuses an {@code idempotency.local-claim} that
- * names no shape. JAX-RS may build its resources later (on the first request); this runs while the
+ * The operations' modes at deployment ({@link DeployedOperationModes}): remembers the operation of
+ * every {@link Idempotent} method while CDI discovers the application's classes, then, once the
+ * deployment is valid, refuses it when a mode property holds no mode, and logs at SEVERE every
+ * operation that is not enforced; it also refuses an {@code idempotency.local-claim} that names no
+ * shape. JAX-RS may build its resources later (on the first request); this runs while the
  * application starts.
  */
 public class OperationModeCheck implements Extension {

@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What this node answered, per minute, for the last hour: keyed requests by operation and outcome,
- * reconciliation outcomes and gateway errors. Held in memory (an hour of minutes is small); each
+ * What this node answered, per minute, for the last hour: keyed requests by operation and kind,
+ * reconciliation findings and gateway errors. Held in memory (an hour of minutes is small); each
  * node has its own, and /metrics has the same counts for a scraper that sums nodes.
  */
 @ApplicationScoped
@@ -58,7 +58,7 @@ public class OperationsTimeline {
     add("gateway|" + GATEWAY_ERRORS);
   }
 
-  /** The request outcome a series counts, or null for events that are not an answer. */
+  /** The event kind a series counts, or null for events that are not an answer. */
   static String seriesOf(IdempotencyEvent.Kind kind) {
     return switch (kind) {
       case CLAIMED -> NEW;

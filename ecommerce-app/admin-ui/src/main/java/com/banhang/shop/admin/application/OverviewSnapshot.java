@@ -12,7 +12,7 @@ import java.util.Map;
  * @param processingByAge per operation, processing rows per age bucket label
  * @param oldestProcessing per operation, when its oldest processing row was claimed
  * @param expiredLeases per operation, processing rows whose lease ran out
- * @param reconciliationOutcomes reconciliation outcome name to count, last hour
+ * @param reconciliationFindings reconciliation finding name to count, last hour
  * @param gatewayErrors failed gateway calls, last hour
  * @param perMinute the last 60 minutes, oldest first
  * @param lateChargesNeedingOperator late charges flagged double charge or mismatch (every node,
@@ -24,7 +24,7 @@ public record OverviewSnapshot(
     Map<String, Map<String, Long>> processingByAge,
     Map<String, Instant> oldestProcessing,
     Map<String, Long> expiredLeases,
-    Map<String, Long> reconciliationOutcomes,
+    Map<String, Long> reconciliationFindings,
     long gatewayErrors,
     List<MinutePoint> perMinute,
     long lateChargesNeedingOperator) {

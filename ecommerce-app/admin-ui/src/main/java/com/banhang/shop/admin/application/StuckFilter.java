@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param tenant exact tenant (the customer's user name)
  * @param operation exact operation, e.g. {@code payments.charge}
- * @param lastCheck the last reconciliation outcome, e.g. {@code NEEDS_OPERATOR}; {@link
+ * @param lastCheck the last reconciliation finding, e.g. {@code NEEDS_OPERATOR}; {@link
  *     #NEVER_CHECKED} for keys reconciliation never looked at
  * @param minAge only keys claimed at least this long ago (the console's default is two minutes)
  */

@@ -42,7 +42,7 @@ public class ReconciliationsResource {
 
   @POST
   @Consumes(MediaType.APPLICATION_JSON)
-  @Operation(summary = "Run reconciliation now; the report counts each outcome")
+  @Operation(summary = "Run reconciliation now; the report counts each finding")
   public Response runNow(@QueryParam("minAge") String minAge) {
     Duration age = null;
     if (minAge != null) {

@@ -45,7 +45,7 @@ public class StuckOperationsResource {
   @Operation(
       summary = "Keys still processing",
       description =
-          "Filtered by tenant, operation, lastCheck (a reconciliation outcome, or NEVER) and"
+          "Filtered by tenant, operation, lastCheck (a reconciliation finding, or NEVER) and"
               + " minAge (ISO-8601, default PT2M); paged by offset and limit (at most 500).")
   public Response list(
       @QueryParam("tenant") String tenant,

@@ -129,10 +129,10 @@ public class OverviewView extends VerticalLayout {
     takenAt.setText("taken at " + Formats.instant(snapshot.takenAt()));
     operations.setItems(snapshot.operations() == null ? List.of() : snapshot.operations());
     processing.setItems(processingRows(snapshot));
-    List<Row> outcomes = new ArrayList<>();
-    nullSafe(snapshot.reconciliationOutcomes())
-        .forEach((outcome, count) -> outcomes.add(new Row(outcome, "", Long.toString(count))));
-    reconciliation.setItems(outcomes);
+    List<Row> findings = new ArrayList<>();
+    nullSafe(snapshot.reconciliationFindings())
+        .forEach((finding, count) -> findings.add(new Row(finding, "", Long.toString(count))));
+    reconciliation.setItems(findings);
     gatewayErrors.setText("Gateway errors, last hour: " + snapshot.gatewayErrors());
     lateCharges.setText(
         "Late charges needing an operator: "

@@ -52,7 +52,7 @@ public class StuckOperationsView extends VerticalLayout {
 
   final TextField tenant = new TextField("Tenant");
   final ComboBox<String> operation = new ComboBox<>("Operation", OPERATIONS);
-  final ComboBox<String> lastCheck = new ComboBox<>("Reconciliation outcome", LAST_CHECKS);
+  final ComboBox<String> lastCheck = new ComboBox<>("Last reconciliation finding", LAST_CHECKS);
   final IntegerField minAgeMinutes = new IntegerField("Min age (minutes)");
   final Grid<StuckOperation> grid = new Grid<>();
   private final CallbackDataProvider<StuckOperation, Void> dataProvider;

@@ -100,8 +100,8 @@ class OtherViewsTest extends ConsoleTestBase {
     assertThat(rows)
         .contains("payments.charge | age 1-5 min | 4", "payments.charge | expired leases | 1")
         .anyMatch(r -> r.contains("oldest claimed") && r.contains("7 min 0 s ago"));
-    Grid<OverviewView.Row> outcomes = _get(Grid.class, s -> s.withId("overview-reconciliation"));
-    assertThat(GridKt._getFormattedRow(outcomes, 0)).containsExactly("NEEDS_OPERATOR", "2");
+    Grid<OverviewView.Row> findings = _get(Grid.class, s -> s.withId("overview-reconciliation"));
+    assertThat(GridKt._getFormattedRow(findings, 0)).containsExactly("NEEDS_OPERATOR", "2");
     assertThat(_get(Span.class, s -> s.withId("overview-gateway-errors")).getText())
         .isEqualTo("Gateway errors, last hour: 6");
     assertThat(_get(Span.class, s -> s.withId("overview-late-charges")).getText())

@@ -2,9 +2,9 @@ package com.banhang.gateway.sandbox.api;
 
 import com.banhang.gateway.sandbox.charge.Charge;
 import com.banhang.gateway.sandbox.charge.ChargeKeys;
-import com.banhang.gateway.sandbox.charge.ChargeOutcome;
 import com.banhang.gateway.sandbox.charge.ChargeRequest;
 import com.banhang.gateway.sandbox.charge.ChargeRequestReader;
+import com.banhang.gateway.sandbox.charge.ChargeResult;
 import com.banhang.gateway.sandbox.charge.ChargeService;
 import com.banhang.gateway.sandbox.charge.ChargeStatus;
 import com.banhang.gateway.sandbox.fault.DropMode;
@@ -61,22 +61,22 @@ public class ChargesResource {
       throws IOException {
     String key = ChargeKeys.require(idempotencyKey);
     ChargeRequest request = requestReader.read(body);
-    ChargeOutcome outcome = charges.charge(key, request);
+    ChargeResult result = charges.charge(key, request);
 
-    if (outcome instanceof ChargeOutcome.Created created) {
+    if (result instanceof ChargeResult.Created created) {
       return chargeResponse(created.charge()).build();
     }
-    if (outcome instanceof ChargeOutcome.Replayed replayed) {
+    if (result instanceof ChargeResult.Replayed replayed) {
       return chargeResponse(replayed.charge()).header(IDEMPOTENT_REPLAYED, "true").build();
     }
-    if (outcome instanceof ChargeOutcome.KeyReused) {
+    if (result instanceof ChargeResult.KeyReused) {
       return ApiError.response(
           ApiError.UNPROCESSABLE_CONTENT,
           "idempotency_key_reused",
           "this Idempotency-Key was used for a different request (amount, currency, orderReference"
               + " or paymentMethod)");
     }
-    if (outcome instanceof ChargeOutcome.InProgress) {
+    if (result instanceof ChargeResult.InProgress) {
       return Response.fromResponse(
               ApiError.response(
                   Response.Status.CONFLICT.getStatusCode(),
@@ -85,18 +85,18 @@ public class ChargesResource {
           .header("Retry-After", "1")
           .build();
     }
-    if (outcome instanceof ChargeOutcome.ProcessorUnavailable) {
+    if (result instanceof ChargeResult.ProcessorUnavailable) {
       return ApiError.response(
           Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
           "processor_unavailable",
           "injected fault: the processor failed before charging; nothing was charged");
     }
-    if (outcome instanceof ChargeOutcome.RequestLost lost) {
+    if (result instanceof ChargeResult.RequestLost lost) {
       // Nothing was charged, but the answer is the one a lost response gets: the client cannot
       // tell.
       return lostAnswer(lost.notCreated(), lost.mode(), servletResponse);
     }
-    ChargeOutcome.ResponseDropped dropped = (ChargeOutcome.ResponseDropped) outcome;
+    ChargeResult.ResponseDropped dropped = (ChargeResult.ResponseDropped) result;
     return lostAnswer(dropped.charge(), dropped.mode(), servletResponse);
   }
 

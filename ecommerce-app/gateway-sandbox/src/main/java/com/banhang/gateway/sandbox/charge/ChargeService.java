@@ -77,7 +77,7 @@ public class ChargeService {
   }
 
   /** Charges a valid request under a valid key. */
-  public ChargeOutcome charge(String idempotencyKey, ChargeRequest request) {
+  public ChargeResult charge(String idempotencyKey, ChargeRequest request) {
     // One decision per call, drawn first, so that the random sequence depends only on the number of
     // calls.
     FaultDecision decision = faults.nextDecision();
@@ -97,12 +97,12 @@ public class ChargeService {
       // charge. The client waits the latency and then gets what a lost response gets: it cannot
       // tell the two apart.
       pause.pause(decision.latencyMs());
-      return new ChargeOutcome.RequestLost(
+      return new ChargeResult.RequestLost(
           newCharge(idempotencyKey, request, requestHash), decision.dropMode());
     }
     if (decision.errorBeforeCharge()) {
       pause.pause(decision.latencyMs());
-      return new ChargeOutcome.ProcessorUnavailable();
+      return new ChargeResult.ProcessorUnavailable();
     }
 
     pause.pause(decision.latencyBeforeChargeMs());
@@ -112,12 +112,12 @@ public class ChargeService {
     // would.
     pause.pause(decision.latencyAfterChargeMs());
     if (!won) {
-      return outcomeOfLostInsert(idempotencyKey, requestHash, decision);
+      return resultOfLostInsert(idempotencyKey, requestHash, decision);
     }
     if (decision.dropResponse()) {
-      return new ChargeOutcome.ResponseDropped(charge, decision.dropMode());
+      return new ChargeResult.ResponseDropped(charge, decision.dropMode());
     }
-    return new ChargeOutcome.Created(charge);
+    return new ChargeResult.Created(charge);
   }
 
   /**
@@ -171,23 +171,23 @@ public class ChargeService {
    * stored charge, which with {@code faultsOnReplays} is subject to the call's error-before-charge
    * and drop decisions (in that order, as for a new charge). A 422 never gets these faults.
    */
-  private static ChargeOutcome replayOrRefuse(
+  private static ChargeResult replayOrRefuse(
       Charge existing, String requestHash, FaultDecision decision) {
     if (!existing.requestHash().equals(requestHash)) {
-      return new ChargeOutcome.KeyReused();
+      return new ChargeResult.KeyReused();
     }
     if (decision.faultsOnReplays()) {
       if (decision.errorBeforeCharge()) {
-        return new ChargeOutcome.ProcessorUnavailable();
+        return new ChargeResult.ProcessorUnavailable();
       }
       if (decision.dropResponse()) {
-        return new ChargeOutcome.ResponseDropped(existing, decision.dropMode());
+        return new ChargeResult.ResponseDropped(existing, decision.dropMode());
       }
     }
-    return new ChargeOutcome.Replayed(existing);
+    return new ChargeResult.Replayed(existing);
   }
 
-  private ChargeOutcome outcomeOfLostInsert(
+  private ChargeResult resultOfLostInsert(
       String idempotencyKey, String requestHash, FaultDecision decision) {
     // With auto-commit the winner's row is normally visible at once; the retries cover a database
     // that reports the conflict before the winner's commit is visible to a new statement.
@@ -202,7 +202,7 @@ public class ChargeService {
         pause.pause(WINNER_READ_INTERVAL_MS);
       }
     }
-    return new ChargeOutcome.InProgress();
+    return new ChargeResult.InProgress();
   }
 
   private Charge newCharge(String idempotencyKey, ChargeRequest request, String requestHash) {

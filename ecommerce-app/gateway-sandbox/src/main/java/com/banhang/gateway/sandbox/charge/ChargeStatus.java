@@ -22,7 +22,7 @@ public enum ChargeStatus {
   }
 
   /**
-   * The outcome of charging a (valid) payment method token: only {@value #DECLINED_CARD} declines.
+   * The result of charging a (valid) payment method token: only {@value #DECLINED_CARD} declines.
    */
   public static ChargeStatus forPaymentMethod(String paymentMethod) {
     return DECLINED_CARD.equals(paymentMethod) ? DECLINED : SUCCEEDED;

@@ -2,9 +2,9 @@ package com.banhang.gateway.sandbox.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.banhang.gateway.sandbox.charge.ChargeOutcome;
 import com.banhang.gateway.sandbox.charge.ChargeRepository;
 import com.banhang.gateway.sandbox.charge.ChargeRequest;
+import com.banhang.gateway.sandbox.charge.ChargeResult;
 import com.banhang.gateway.sandbox.charge.ChargeService;
 import com.banhang.gateway.sandbox.fault.FaultControl;
 import com.banhang.gateway.sandbox.fault.FaultSettings;
@@ -31,8 +31,8 @@ class ChargesResourceTest {
 
   @Test
   void aKnownIdAnswersTheChargeAsTheKeyLookupDoes() {
-    ChargeOutcome.Created created =
-        (ChargeOutcome.Created)
+    ChargeResult.Created created =
+        (ChargeResult.Created)
             resource.charges.charge(
                 "key-1", new ChargeRequest(1_250_000L, "VND", "order-1", "pm_card_declined"));
 

@@ -45,11 +45,11 @@ class ChargeServiceTest {
 
   @Test
   void aNewKeyCreatesASucceededCharge() {
-    ChargeOutcome outcome = service.charge(KEY, OK);
+    ChargeResult result = service.charge(KEY, OK);
 
-    assertThat(outcome)
+    assertThat(result)
         .isInstanceOfSatisfying(
-            ChargeOutcome.Created.class,
+            ChargeResult.Created.class,
             created -> {
               Charge charge = created.charge();
               assertThat(charge.id()).matches("ch_[0-9A-Za-z]{24}");
@@ -63,24 +63,24 @@ class ChargeServiceTest {
 
   @Test
   void theDeclinedTestCardStoresADeclinedCharge() {
-    ChargeOutcome outcome =
+    ChargeResult result =
         service.charge(KEY, new ChargeRequest(5000L, "VND", "order-1", "pm_card_declined"));
 
-    assertThat(outcome)
+    assertThat(result)
         .isInstanceOfSatisfying(
-            ChargeOutcome.Created.class,
+            ChargeResult.Created.class,
             created -> assertThat(created.charge().status()).isEqualTo(ChargeStatus.DECLINED));
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(0, 1));
   }
 
   @Test
   void theSameRequestAgainReplaysTheStoredChargeAndChargesNothingMore() {
-    Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge first = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
 
-    ChargeOutcome again =
+    ChargeResult again =
         service.charge(KEY, new ChargeRequest(5000L, "VND", "order-1", "pm_card_ok"));
 
-    assertThat(again).isEqualTo(new ChargeOutcome.Replayed(first));
+    assertThat(again).isEqualTo(new ChargeResult.Replayed(first));
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
   }
 
@@ -88,26 +88,26 @@ class ChargeServiceTest {
   void anotherRequestUnderTheSameKeyIsRefused() {
     service.charge(KEY, OK);
 
-    ChargeOutcome reused =
+    ChargeResult reused =
         service.charge(KEY, new ChargeRequest(5001L, "VND", "order-1", "pm_card_ok"));
 
-    assertThat(reused).isInstanceOf(ChargeOutcome.KeyReused.class);
+    assertThat(reused).isInstanceOf(ChargeResult.KeyReused.class);
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
   }
 
   @Test
   void anExpiredKeyStartsANewChargeAndTheOldOneStillCounts() {
-    Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge first = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
     clock.advance(Duration.ofHours(23));
     assertThat(service.findByKey(KEY)).contains(first);
 
     clock.advance(Duration.ofHours(1));
     assertThat(service.findByKey(KEY)).as("outside the retention window").isEmpty();
-    ChargeOutcome second = service.charge(KEY, OK);
+    ChargeResult second = service.charge(KEY, OK);
 
     assertThat(second)
         .isInstanceOfSatisfying(
-            ChargeOutcome.Created.class,
+            ChargeResult.Created.class,
             created -> assertThat(created.charge().id()).isNotEqualTo(first.id()));
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(2, 0));
   }
@@ -116,13 +116,13 @@ class ChargeServiceTest {
   void anErrorBeforeTheChargeStoresNothing() {
     faults.replace(settings(0, LatencyPhase.AFTER_CHARGE, 0, 1));
 
-    assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+    assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeResult.ProcessorUnavailable.class);
     assertThat(repository.findByKey(KEY)).isEmpty();
 
     faults.reset();
     assertThat(service.charge(KEY, OK))
         .as("the key was not used up")
-        .isInstanceOf(ChargeOutcome.Created.class);
+        .isInstanceOf(ChargeResult.Created.class);
   }
 
   @Test
@@ -130,11 +130,11 @@ class ChargeServiceTest {
     faults.replace(
         new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 0, 42, false));
 
-    ChargeOutcome outcome = service.charge(KEY, OK);
+    ChargeResult result = service.charge(KEY, OK);
 
-    assertThat(outcome)
+    assertThat(result)
         .isInstanceOfSatisfying(
-            ChargeOutcome.ResponseDropped.class,
+            ChargeResult.ResponseDropped.class,
             dropped -> {
               assertThat(dropped.mode()).isEqualTo(DropMode.RESET);
               assertThat(repository.findByKey(KEY)).contains(dropped.charge());
@@ -143,24 +143,24 @@ class ChargeServiceTest {
 
   @Test
   void aReplayIsNeitherDroppedNorFailedButWaitsTheLatency() {
-    Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge first = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
     faults.replace(
         new FaultSettings(30, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 1, 1, 42, false));
     pauses.clear();
 
-    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeResult.Replayed(first));
     assertThat(pauses).containsExactly("30ms, charged=true");
   }
 
   @Test
   void withFaultsOnReplaysAReplayLosesItsResponseButChargesNothingMore() {
-    Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge first = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
     faults.replace(onReplays(30, 1, DropMode.RESET, 0));
     pauses.clear();
 
-    ChargeOutcome again = service.charge(KEY, OK);
+    ChargeResult again = service.charge(KEY, OK);
 
-    assertThat(again).isEqualTo(new ChargeOutcome.ResponseDropped(first, DropMode.RESET));
+    assertThat(again).isEqualTo(new ChargeResult.ResponseDropped(first, DropMode.RESET));
     assertThat(pauses).containsExactly("30ms, charged=true");
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
     assertThat(service.findByKey(KEY)).as("the lookup is never faulted").contains(first);
@@ -170,14 +170,14 @@ class ChargeServiceTest {
   void withFaultsOnReplaysEveryAnswerForTheKeyIsLostFromTheFirstCallOn() {
     faults.replace(onReplays(0, 1, DropMode.GATEWAY_TIMEOUT, 0));
 
-    ChargeOutcome first = service.charge(KEY, OK);
-    ChargeOutcome second = service.charge(KEY, OK);
-    ChargeOutcome third = service.charge(KEY, OK);
+    ChargeResult first = service.charge(KEY, OK);
+    ChargeResult second = service.charge(KEY, OK);
+    ChargeResult third = service.charge(KEY, OK);
 
-    assertThat(first).isInstanceOf(ChargeOutcome.ResponseDropped.class);
-    Charge charge = ((ChargeOutcome.ResponseDropped) first).charge();
+    assertThat(first).isInstanceOf(ChargeResult.ResponseDropped.class);
+    Charge charge = ((ChargeResult.ResponseDropped) first).charge();
     assertThat(second)
-        .isEqualTo(new ChargeOutcome.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT));
+        .isEqualTo(new ChargeResult.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT));
     assertThat(third).isEqualTo(second);
     assertThat(service.findByKey(KEY)).contains(charge);
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
@@ -187,24 +187,24 @@ class ChargeServiceTest {
             0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 0, 0, 42, false));
     assertThat(service.charge(KEY, OK))
         .as("without the flag the replay is answered")
-        .isEqualTo(new ChargeOutcome.Replayed(charge));
+        .isEqualTo(new ChargeResult.Replayed(charge));
   }
 
   @Test
   void withFaultsOnReplaysAnErrorBeforeTheChargeAnswersAReplayAndChangesNothing() {
-    Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge first = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
     faults.replace(onReplays(30, 1, DropMode.RESET, 1));
     pauses.clear();
 
     assertThat(service.charge(KEY, OK))
         .as("the error wins over the drop, as for a new charge")
-        .isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+        .isInstanceOf(ChargeResult.ProcessorUnavailable.class);
     assertThat(pauses).containsExactly("30ms, charged=true");
     assertThat(repository.findByKey(KEY)).contains(first);
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
 
     faults.reset();
-    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeResult.Replayed(first));
   }
 
   @Test
@@ -212,10 +212,10 @@ class ChargeServiceTest {
     service.charge(KEY, OK);
     faults.replace(onReplays(0, 1, DropMode.GATEWAY_TIMEOUT, 1));
 
-    ChargeOutcome reused =
+    ChargeResult reused =
         service.charge(KEY, new ChargeRequest(5001L, "VND", "order-1", "pm_card_ok"));
 
-    assertThat(reused).isInstanceOf(ChargeOutcome.KeyReused.class);
+    assertThat(reused).isInstanceOf(ChargeResult.KeyReused.class);
   }
 
   @Test
@@ -230,30 +230,30 @@ class ChargeServiceTest {
 
     for (int call = 0; call < 40; call++) {
       FaultDecision decision = expected.next();
-      ChargeOutcome outcome = service.charge(KEY, OK);
+      ChargeResult result = service.charge(KEY, OK);
       if (charge == null) {
         if (decision.errorBeforeCharge()) {
-          assertThat(outcome).isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+          assertThat(result).isInstanceOf(ChargeResult.ProcessorUnavailable.class);
           continue;
         }
         charge = repository.findByKey(KEY).orElseThrow();
-        assertThat(outcome)
+        assertThat(result)
             .isEqualTo(
                 decision.dropResponse()
-                    ? new ChargeOutcome.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT)
-                    : new ChargeOutcome.Created(charge));
+                    ? new ChargeResult.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT)
+                    : new ChargeResult.Created(charge));
         continue;
       }
       if (decision.errorBeforeCharge()) {
-        assertThat(outcome)
+        assertThat(result)
             .as("call %d", call)
-            .isInstanceOf(ChargeOutcome.ProcessorUnavailable.class);
+            .isInstanceOf(ChargeResult.ProcessorUnavailable.class);
       } else if (decision.dropResponse()) {
-        assertThat(outcome)
+        assertThat(result)
             .as("call %d", call)
-            .isEqualTo(new ChargeOutcome.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT));
+            .isEqualTo(new ChargeResult.ResponseDropped(charge, DropMode.GATEWAY_TIMEOUT));
       } else {
-        assertThat(outcome).as("call %d", call).isEqualTo(new ChargeOutcome.Replayed(charge));
+        assertThat(result).as("call %d", call).isEqualTo(new ChargeResult.Replayed(charge));
         answered++;
       }
     }
@@ -266,11 +266,11 @@ class ChargeServiceTest {
   void aLostRequestChargesNothingAndTheKeyStaysFreeForALaterPost() {
     faults.replace(losing(0, LatencyPhase.AFTER_CHARGE, DropMode.GATEWAY_TIMEOUT));
 
-    ChargeOutcome lost = service.charge(KEY, OK);
+    ChargeResult lost = service.charge(KEY, OK);
 
     assertThat(lost)
         .isInstanceOfSatisfying(
-            ChargeOutcome.RequestLost.class,
+            ChargeResult.RequestLost.class,
             requestLost -> {
               assertThat(requestLost.mode()).isEqualTo(DropMode.GATEWAY_TIMEOUT);
               assertThat(requestLost.notCreated().idempotencyKey()).isEqualTo(KEY);
@@ -283,14 +283,14 @@ class ChargeServiceTest {
     assertThat(service.succeededByOrderReference()).isEmpty();
 
     faults.reset();
-    ChargeOutcome later = service.charge(KEY, OK);
+    ChargeResult later = service.charge(KEY, OK);
     assertThat(later)
         .as("the same key, faults reset: a new charge")
-        .isInstanceOf(ChargeOutcome.Created.class);
-    Charge charge = ((ChargeOutcome.Created) later).charge();
-    assertThat(charge.id()).isNotEqualTo(((ChargeOutcome.RequestLost) lost).notCreated().id());
+        .isInstanceOf(ChargeResult.Created.class);
+    Charge charge = ((ChargeResult.Created) later).charge();
+    assertThat(charge.id()).isNotEqualTo(((ChargeResult.RequestLost) lost).notCreated().id());
     assertThat(service.findByKey(KEY)).contains(charge);
-    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(charge));
+    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeResult.Replayed(charge));
     assertThat(service.countsFor("order-1")).as("charged once").isEqualTo(new ChargeCounts(1, 0));
   }
 
@@ -298,12 +298,12 @@ class ChargeServiceTest {
   void aLostRequestWaitsTheWholeLatencyThenFailsAsTheDropModeSays() {
     faults.replace(losing(30, LatencyPhase.AFTER_CHARGE, DropMode.RESET));
 
-    ChargeOutcome lost =
+    ChargeResult lost =
         service.charge(KEY, new ChargeRequest(5000L, "VND", "order-1", "pm_card_declined"));
 
     assertThat(lost)
         .isInstanceOfSatisfying(
-            ChargeOutcome.RequestLost.class,
+            ChargeResult.RequestLost.class,
             requestLost -> {
               assertThat(requestLost.mode()).isEqualTo(DropMode.RESET);
               // The broken answer has the shape the stored charge's would have had (here a 402).
@@ -314,7 +314,7 @@ class ChargeServiceTest {
 
     faults.replace(losing(30, LatencyPhase.BEFORE_CHARGE, DropMode.GATEWAY_TIMEOUT));
     pauses.clear();
-    assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeOutcome.RequestLost.class);
+    assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeResult.RequestLost.class);
     assertThat(pauses).as("whatever the phase").containsExactly("30ms, charged=false");
   }
 
@@ -325,39 +325,39 @@ class ChargeServiceTest {
         new FaultSettings(
             0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.GATEWAY_TIMEOUT, 1, 1, 42, false));
 
-    assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeOutcome.RequestLost.class);
+    assertThat(service.charge(KEY, OK)).isInstanceOf(ChargeResult.RequestLost.class);
     assertThat(repository.findByKey(KEY)).isEmpty();
   }
 
   @Test
   void aReplayOrAReusedKeyIsNeverLostOnTheWayIn() {
-    Charge first = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge first = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
 
     faults.replace(losing(0, LatencyPhase.AFTER_CHARGE, DropMode.GATEWAY_TIMEOUT));
-    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeResult.Replayed(first));
     assertThat(service.charge(KEY, new ChargeRequest(5001L, "VND", "order-1", "pm_card_ok")))
-        .isInstanceOf(ChargeOutcome.KeyReused.class);
+        .isInstanceOf(ChargeResult.KeyReused.class);
 
     // faultsOnReplays does not bring the lost request to replays: with only that fault on, a replay
     // is answered
     faults.replace(
         new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 0, DropMode.RESET, 0, 1, 42, true));
-    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeOutcome.Replayed(first));
+    assertThat(service.charge(KEY, OK)).isEqualTo(new ChargeResult.Replayed(first));
     // and a replay keeps the faults it had before, such as a dropped response naming the stored
     // charge.
     faults.replace(
         new FaultSettings(0, 0, 0, LatencyPhase.AFTER_CHARGE, 1, DropMode.RESET, 0, 1, 42, true));
     assertThat(service.charge(KEY, OK))
-        .isEqualTo(new ChargeOutcome.ResponseDropped(first, DropMode.RESET));
+        .isEqualTo(new ChargeResult.ResponseDropped(first, DropMode.RESET));
 
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(1, 0));
   }
 
   @Test
   void aChargeIsFoundByItsIdAfterItsKeyExpiredAndANewChargeTookTheKey() {
-    Charge old = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge old = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
     clock.advance(Duration.ofHours(24));
-    Charge renewed = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge renewed = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
 
     assertThat(service.findByKey(KEY)).contains(renewed);
     assertThat(service.findById(old.id())).contains(old);
@@ -367,13 +367,13 @@ class ChargeServiceTest {
 
   @Test
   void aLostRequestForAnExpiredKeyLeavesTheOldChargeAsItWas() {
-    Charge old = ((ChargeOutcome.Created) service.charge(KEY, OK)).charge();
+    Charge old = ((ChargeResult.Created) service.charge(KEY, OK)).charge();
     clock.advance(Duration.ofHours(24));
     faults.replace(losing(0, LatencyPhase.AFTER_CHARGE, DropMode.GATEWAY_TIMEOUT));
 
     assertThat(service.charge(KEY, OK))
         .as("an expired key is a new key")
-        .isInstanceOf(ChargeOutcome.RequestLost.class);
+        .isInstanceOf(ChargeResult.RequestLost.class);
     assertThat(repository.findByKey(KEY))
         .as("not even retired: the processor never saw it")
         .contains(old);
@@ -382,7 +382,7 @@ class ChargeServiceTest {
     faults.reset();
     assertThat(service.charge(KEY, OK))
         .isInstanceOfSatisfying(
-            ChargeOutcome.Created.class,
+            ChargeResult.Created.class,
             created -> assertThat(created.charge().id()).isNotEqualTo(old.id()));
     assertThat(repository.countsFor("order-1")).isEqualTo(new ChargeCounts(2, 0));
   }
@@ -398,10 +398,10 @@ class ChargeServiceTest {
 
     for (int call = 0; call < 40; call++) {
       boolean lose = expected.next().loseRequest();
-      ChargeOutcome outcome = service.charge("key-" + call, OK);
-      assertThat(outcome)
+      ChargeResult result = service.charge("key-" + call, OK);
+      assertThat(result)
           .as("call %d", call)
-          .isInstanceOf(lose ? ChargeOutcome.RequestLost.class : ChargeOutcome.Created.class);
+          .isInstanceOf(lose ? ChargeResult.RequestLost.class : ChargeResult.Created.class);
       lost += lose ? 1 : 0;
     }
 
@@ -437,9 +437,9 @@ class ChargeServiceTest {
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(requests);
     try {
-      List<Future<ChargeOutcome>> outcomes = new ArrayList<>();
+      List<Future<ChargeResult>> results = new ArrayList<>();
       for (int i = 0; i < requests; i++) {
-        outcomes.add(
+        results.add(
             pool.submit(
                 () -> {
                   start.await();
@@ -449,11 +449,11 @@ class ChargeServiceTest {
       start.countDown();
 
       List<String> chargeIds = new ArrayList<>();
-      for (Future<ChargeOutcome> future : outcomes) {
+      for (Future<ChargeResult> future : results) {
         // The winner, the replays and the losers of the insert alike.
-        ChargeOutcome outcome = future.get(30, TimeUnit.SECONDS);
-        assertThat(outcome).isInstanceOf(ChargeOutcome.ResponseDropped.class);
-        chargeIds.add(((ChargeOutcome.ResponseDropped) outcome).charge().id());
+        ChargeResult result = future.get(30, TimeUnit.SECONDS);
+        assertThat(result).isInstanceOf(ChargeResult.ResponseDropped.class);
+        chargeIds.add(((ChargeResult.ResponseDropped) result).charge().id());
       }
 
       assertThat(chargeIds).hasSize(requests).containsOnly(chargeIds.get(0));
@@ -471,27 +471,27 @@ class ChargeServiceTest {
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(requests);
     try {
-      List<Future<ChargeOutcome>> outcomes = new ArrayList<>();
+      List<Future<ChargeResult>> results = new ArrayList<>();
       for (int i = 0; i < requests; i++) {
-        Callable<ChargeOutcome> call =
+        Callable<ChargeResult> call =
             () -> {
               start.await();
               return sleeping.charge("parallel", OK);
             };
-        outcomes.add(pool.submit(call));
+        results.add(pool.submit(call));
       }
       start.countDown();
 
       List<String> chargeIds = new ArrayList<>();
       int created = 0;
-      for (Future<ChargeOutcome> future : outcomes) {
-        ChargeOutcome outcome = future.get(30, TimeUnit.SECONDS);
-        if (outcome instanceof ChargeOutcome.Created c) {
+      for (Future<ChargeResult> future : results) {
+        ChargeResult result = future.get(30, TimeUnit.SECONDS);
+        if (result instanceof ChargeResult.Created c) {
           created++;
           chargeIds.add(c.charge().id());
         } else {
-          assertThat(outcome).isInstanceOf(ChargeOutcome.Replayed.class);
-          chargeIds.add(((ChargeOutcome.Replayed) outcome).charge().id());
+          assertThat(result).isInstanceOf(ChargeResult.Replayed.class);
+          chargeIds.add(((ChargeResult.Replayed) result).charge().id());
         }
       }
 

@@ -41,7 +41,7 @@ class FaultDeciderTest {
     List<FaultDecision> second = draw(new FaultDecider(settings), 200);
 
     assertThat(first).isEqualTo(second);
-    // Not trivially equal: with 0.5 each, both outcomes occur.
+    // Not trivially equal: with 0.5 each, both results occur.
     assertThat(first).extracting(FaultDecision::dropResponse).contains(true, false);
     assertThat(first).extracting(FaultDecision::loseRequest).contains(true, false);
   }

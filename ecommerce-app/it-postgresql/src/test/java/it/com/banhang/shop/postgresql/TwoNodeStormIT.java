@@ -118,19 +118,19 @@ class TwoNodeStormIT {
 
     // Two runs on each node, started together: all four read the same keys.
     ExecutorService operators = Executors.newFixedThreadPool(4);
-    Map<String, Integer> outcomes = new TreeMap<>();
+    Map<String, Integer> findings = new TreeMap<>();
     try {
       List<Future<Map<String, Integer>>> runs = new ArrayList<>();
       for (String node : List.of(ShopApi.URL, nodeB.url, ShopApi.URL, nodeB.url)) {
         runs.add(operators.submit(() -> reconcileNow(node)));
       }
       for (Future<Map<String, Integer>> run : runs) {
-        run.get().forEach((outcome, n) -> outcomes.merge(outcome, n, Integer::sum));
+        run.get().forEach((finding, n) -> findings.merge(finding, n, Integer::sum));
       }
     } finally {
       operators.shutdownNow();
     }
-    System.out.println("four reconciliation runs on two nodes at once: " + outcomes);
+    System.out.println("four reconciliation runs on two nodes at once: " + findings);
     long settledMeanwhile = processingBefore - processingPaymentKeys();
 
     for (String key : charged.keySet()) {
@@ -142,12 +142,12 @@ class TwoNodeStormIT {
       assertThat(Sandbox.charges(neverCharged.get(key))).isZero();
     }
     int settlements =
-        outcomes.get("CAPTURED") + outcomes.get("DECLINED") + outcomes.get("RELEASED");
+        findings.get("CAPTURED") + findings.get("DECLINED") + findings.get("RELEASED");
     assertThat(settlements)
-        .as("settlements the runs reported, against keys that left processing: %s", outcomes)
+        .as("settlements the runs reported, against keys that left processing: %s", findings)
         .isLessThanOrEqualTo((int) settledMeanwhile)
         .isGreaterThanOrEqualTo(2 * each);
-    assertThat(outcomes.get("CAPTURED")).as("%s", outcomes).isGreaterThanOrEqualTo(each);
+    assertThat(findings.get("CAPTURED")).as("%s", findings).isGreaterThanOrEqualTo(each);
   }
 
   /**
@@ -186,7 +186,10 @@ class TwoNodeStormIT {
             + " WHERE operation = 'payments.charge' AND status = 'PROCESSING'");
   }
 
-  /** One reconciliation run on {@code node} over every key in processing; its outcome counts. */
+  /**
+   * One reconciliation run on {@code node} over every key in processing; its findings counted (the
+   * JSON field outcomes).
+   */
   private static Map<String, Integer> reconcileNow(String node) {
     Response run =
         given()
@@ -262,9 +265,9 @@ class TwoNodeStormIT {
   }
 
   /**
-   * The storm's payment keys whose final record disagrees with their payments: completed
-   * with 201 while no attempt of that key is captured, or released while one is. Two nodes settling
-   * one key differently would leave exactly that.
+   * The storm's payment keys whose final record disagrees with their payments: completed with 201
+   * while no attempt of that key is captured, or released while one is. Two nodes settling one key
+   * differently would leave exactly that.
    */
   private static List<String> paymentKeysWhoseRecordContradictsTheirPayment(Timestamp since)
       throws SQLException {

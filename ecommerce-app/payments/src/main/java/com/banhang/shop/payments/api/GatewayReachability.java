@@ -15,7 +15,7 @@ public interface GatewayReachability {
   GatewayProbe probe();
 
   /**
-   * One probe's outcome. {@code detail} is for operators only (logs): it may name the URL and carry
+   * One probe's result. {@code detail} is for operators only (logs): it may name the URL and carry
    * the transport's exception text, never for an anonymous caller.
    */
   record GatewayProbe(boolean reachable, String detail) {}

@@ -48,4 +48,13 @@ public record LateChargeReport(
     }
     return new LateChargeReport(examined, counts);
   }
+
+  /**
+   * As the sweep's INFO line has always shown it, the counts under their published name {@code
+   * outcomes}, as in JSON.
+   */
+  @Override
+  public String toString() {
+    return "LateChargeReport[examined=" + examined + ", outcomes=" + findings + "]";
+  }
 }

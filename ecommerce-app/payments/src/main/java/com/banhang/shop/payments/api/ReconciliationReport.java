@@ -57,4 +57,13 @@ public record ReconciliationReport(
     }
     return new ReconciliationReport(examined, counts);
   }
+
+  /**
+   * As the run's INFO line has always shown it ("reconciled payments.charge keys: ..."), the counts
+   * under their published name {@code outcomes}, as in JSON.
+   */
+  @Override
+  public String toString() {
+    return "ReconciliationReport[examined=" + examined + ", outcomes=" + findings + "]";
+  }
 }

@@ -291,7 +291,7 @@ public class DefaultReconciliation implements Reconciliation {
 
   /**
    * Bookkeeping for the console only: a stale attempt (false) or a store that fails must not turn
-   * the key's outcome into something else, nor stop the run.
+   * the key's finding into something else, nor stop the run.
    */
   private void recordCheck(ClaimedKey claim, Check check) {
     try {

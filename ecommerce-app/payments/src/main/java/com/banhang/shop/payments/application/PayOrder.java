@@ -156,12 +156,12 @@ public class PayOrder {
   }
 
   /**
-   * A request the library did not claim, which happens only under the comparison-only switch
+   * A request the library did not claim, which happens only under a comparison-only mode
    * (idempotency.operations.payments.charge.mode=off, or optional without a key): every request is
    * then its own intent, with a gateway key of its own, as a shop without idempotency would pay. It
    * exists to measure what idempotency prevents (docs/proof.md); the shop logs that mode at SEVERE
    * when it starts, and its readiness check stays down unless the mode is acknowledged
-   * (docs/configuration.md, "Comparison-only switch").
+   * (docs/configuration.md, "Operation modes").
    */
   private static ClaimedKey unprotected(String tenantId) {
     return new ClaimedKey(tenantId, OPERATION, "unprotected-" + UUID.randomUUID(), 1);

@@ -10,13 +10,13 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Readiness: every idempotent operation is enforced. The comparison-only switch ({@code
- * idempotency.operations.<operation>.mode}, docs/configuration.md) lets keys stop protecting an
- * operation, for side-by-side measurements only. A node running like that is DOWN, so no load
- * balancer sends it real traffic by mistake, unless {@value OperationModes#ACKNOWLEDGED} is true;
- * then it is UP. Either way the log names each operation that is not enforced with its mode, once
- * per change of status; the answer itself says UP or DOWN only, as every check's (anonymous callers
- * read it; docs/observability.md).
+ * Readiness: every idempotent operation is enforced. A comparison-only mode ({@code
+ * idempotency.operations.<operation>.mode}, docs/configuration.md, "Operation modes") lets keys
+ * stop protecting an operation, for side-by-side measurements only. A node running like that is
+ * DOWN, so no load balancer sends it real traffic by mistake, unless {@value
+ * OperationModes#ACKNOWLEDGED} is true; then it is UP. Either way the log names each operation that
+ * is not enforced with its mode, once per change of status; the answer itself says UP or DOWN only,
+ * as every check's (anonymous callers read it; docs/observability.md).
  */
 @Readiness
 @ApplicationScoped

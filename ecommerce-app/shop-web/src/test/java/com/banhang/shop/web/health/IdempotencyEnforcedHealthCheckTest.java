@@ -18,9 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The readiness check of the comparison-only switch: UP while every operation is enforced; DOWN
- * when one is not and nobody acknowledged it; UP when acknowledged. The answer carries no data (an
- * anonymous caller reads it); the operations and their modes go to the log.
+ * The readiness check of the operations' modes: UP while every operation is enforced; DOWN when one
+ * is not and nobody acknowledged it; UP when acknowledged. The answer carries no data (an anonymous
+ * caller reads it); the operations and their modes go to the log.
  */
 class IdempotencyEnforcedHealthCheckTest {
 

@@ -193,12 +193,12 @@ public class Payment {
     lateCheckedAt = now();
   }
 
-  private void settle(Status outcome) {
+  private void settle(Status settled) {
     if (status != Status.PENDING) {
       throw new IllegalStateException("payment " + id + " is already " + status);
     }
-    status = outcome;
-    activeOrderId = outcome.holdsOrder() ? orderId : null;
+    status = settled;
+    activeOrderId = settled.holdsOrder() ? orderId : null;
     updatedAt = now();
   }
 

@@ -40,14 +40,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The comparison-only switch, {@code idempotency.operations.<operation>.mode}: enforced (the
- * default) is today's behaviour; optional lets a request without a key run unprotected and handles
- * a keyed one as usual; off ignores the key. A value that is no mode refuses the deployment, and
- * every operation not enforced is logged at SEVERE with whether it was acknowledged. The filter
- * runs over the real gate and an in-memory H2 store, so "nothing was written" is checked in the
- * table.
+ * The operations' modes, {@code idempotency.operations.<operation>.mode}: enforced (the default) is
+ * today's behaviour; optional lets a request without a key run unprotected and handles a keyed one
+ * as usual; off ignores the key. A value that is no mode refuses the deployment, and every
+ * operation not enforced is logged at SEVERE with whether it was acknowledged. The filter runs over
+ * the real gate and an in-memory H2 store, so "nothing was written" is checked in the table.
  */
-class OperationModeSwitchTest {
+class OperationModeTest {
 
   private static final String KEY =
       Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(UTF_8));
@@ -421,7 +420,7 @@ class OperationModeSwitchTest {
   private static AfterDeploymentValidation deploymentProblems(List<Throwable> problems) {
     return (AfterDeploymentValidation)
         Proxy.newProxyInstance(
-            OperationModeSwitchTest.class.getClassLoader(),
+            OperationModeTest.class.getClassLoader(),
             new Class<?>[] {AfterDeploymentValidation.class},
             (p, m, a) -> {
               if (m.getName().equals("addDeploymentProblem")) {
@@ -436,7 +435,7 @@ class OperationModeSwitchTest {
     Map<String, Object> properties = new HashMap<>();
     return (ContainerRequestContext)
         Proxy.newProxyInstance(
-            OperationModeSwitchTest.class.getClassLoader(),
+            OperationModeTest.class.getClassLoader(),
             new Class<?>[] {ContainerRequestContext.class},
             (p, m, a) ->
                 switch (m.getName()) {
@@ -450,7 +449,7 @@ class OperationModeSwitchTest {
       int status, MultivaluedHashMap<String, Object> headers) {
     return (ContainerResponseContext)
         Proxy.newProxyInstance(
-            OperationModeSwitchTest.class.getClassLoader(),
+            OperationModeTest.class.getClassLoader(),
             new Class<?>[] {ContainerResponseContext.class},
             (p, m, a) ->
                 switch (m.getName()) {

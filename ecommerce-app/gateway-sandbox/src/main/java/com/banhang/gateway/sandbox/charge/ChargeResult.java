@@ -3,31 +3,31 @@ package com.banhang.gateway.sandbox.charge;
 import com.banhang.gateway.sandbox.fault.DropMode;
 
 /** What {@link ChargeService#charge} did, for the HTTP layer to answer. */
-public sealed interface ChargeOutcome {
+public sealed interface ChargeResult {
 
   /** A new charge was committed (succeeded or declined). */
-  record Created(Charge charge) implements ChargeOutcome {}
+  record Created(Charge charge) implements ChargeResult {}
 
   /** The key already holds a charge for the same request: that charge, never a second one. */
-  record Replayed(Charge charge) implements ChargeOutcome {}
+  record Replayed(Charge charge) implements ChargeResult {}
 
   /** The key already holds a charge for a different request. */
-  record KeyReused() implements ChargeOutcome {}
+  record KeyReused() implements ChargeResult {}
 
   /** Another request with the key won the insert but its charge could not be read yet. */
-  record InProgress() implements ChargeOutcome {}
+  record InProgress() implements ChargeResult {}
 
   /**
    * Injected fault: the processor failed before charging; nothing was stored (or, on a replay,
    * changed).
    */
-  record ProcessorUnavailable() implements ChargeOutcome {}
+  record ProcessorUnavailable() implements ChargeResult {}
 
   /**
    * Injected fault: the charge was committed (by this call, or by an earlier one it replays with
    * {@code faultsOnReplays}), then its response is to be lost.
    */
-  record ResponseDropped(Charge charge, DropMode mode) implements ChargeOutcome {}
+  record ResponseDropped(Charge charge, DropMode mode) implements ChargeResult {}
 
   /**
    * Injected fault: the request for a new key was lost on its way to the processor; nothing was
@@ -37,5 +37,5 @@ public sealed interface ChargeOutcome {
    *     used, so that a {@code RESET} breaks the answer exactly as it breaks a lost response's
    *     (same status line, same promised length), and nothing on the wire tells the two apart
    */
-  record RequestLost(Charge notCreated, DropMode mode) implements ChargeOutcome {}
+  record RequestLost(Charge notCreated, DropMode mode) implements ChargeResult {}
 }
