@@ -3,11 +3,15 @@ package com.banhang.idempotency.internal;
 import com.banhang.idempotency.BodyKeyring;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import com.banhang.idempotency.jdbc.ResponseBodyCipher;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -20,6 +24,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class IdempotencySettings {
 
   @Inject Config config;
+
+  /**
+   * The server's transaction registry, injected once for the application; null where there is no
+   * JTA. Kept here so that the request-scoped {@link RequestLifecycle} does not pay a resource
+   * injection per request.
+   */
+  @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+  TransactionSynchronizationRegistry transactions;
 
   @Inject
   @ConfigProperty(name = "idempotency.datasource", defaultValue = "jdbc/idempotency")
@@ -263,10 +275,18 @@ public class IdempotencySettings {
 
   /** The operation's TTL: {@code idempotency.operations.<operation>.ttl}, else the annotation's. */
   public Duration ttl(String operation, String annotated) {
-    Optional<Duration> configured =
-        config.getOptionalValue("idempotency.operations." + operation + ".ttl", Duration.class);
-    return configured.orElseGet(() -> Duration.parse(annotated));
+    // Read once per operation: looking up a property that is not set walks every config source
+    // (environment variables under three spellings among them), which cost a keyed create more
+    // than its fingerprint (docs/performance.md, "Where a key's cost goes").
+    return ttls.computeIfAbsent(
+        operation + "\n" + annotated,
+        scope ->
+            config
+                .getOptionalValue("idempotency.operations." + operation + ".ttl", Duration.class)
+                .orElseGet(() -> Duration.parse(annotated)));
   }
+
+  private final Map<String, Duration> ttls = new ConcurrentHashMap<>();
 
   /**
    * The TTL of every operation configured as {@code idempotency.operations.<operation>.ttl}, by
@@ -282,5 +302,9 @@ public class IdempotencySettings {
       }
     }
     return ttls;
+  }
+
+  TransactionSynchronizationRegistry transactions() {
+    return transactions;
   }
 }

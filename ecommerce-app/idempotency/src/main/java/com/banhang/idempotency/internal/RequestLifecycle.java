@@ -6,8 +6,8 @@ import com.banhang.idempotency.Idempotent;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -25,8 +25,15 @@ import java.util.Set;
 @RequestScoped
 public class RequestLifecycle {
 
-  @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+  /**
+   * The server's transaction registry: the application-wide one of {@link IdempotencySettings}, or
+   * the unit tests' own. A {@code @Resource} field here was injected anew with every request's
+   * instance, a JNDI lookup that cost a keyed create more CPU than its fingerprint
+   * (docs/performance.md, "Where a key's cost goes").
+   */
   TransactionSynchronizationRegistry transactions;
+
+  @Inject IdempotencySettings settings;
 
   // Volatile: a transaction's completion may be reported on another thread (a timeout reaper).
   private volatile Phase phase = Phase.UNGUARDED;
@@ -107,6 +114,7 @@ public class RequestLifecycle {
   void completedUncommitted(StoredResponse response) {
     moveTo(Phase.COMPLETED_UNCOMMITTED);
     stored = response;
+    TransactionSynchronizationRegistry transactions = transactions();
     if (transactions == null || transactions.getTransactionKey() == null) {
       moveTo(Phase.COMPLETED);
       return;
@@ -156,7 +164,15 @@ public class RequestLifecycle {
 
   /** A JTA transaction is active on this thread. */
   boolean inTransaction() {
+    TransactionSynchronizationRegistry transactions = transactions();
     return transactions != null && transactions.getTransactionKey() != null;
+  }
+
+  private TransactionSynchronizationRegistry transactions() {
+    if (transactions == null && settings != null) {
+      transactions = settings.transactions();
+    }
+    return transactions;
   }
 
   String operation() {
