@@ -329,16 +329,25 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
     }
   }
 
+  /** Found once: a JNDI lookup on every claim cost more CPU than the check it serves. */
+  private static volatile TransactionSynchronizationRegistry transactionRegistry;
+
   /** Whether the calling thread runs in a JTA transaction; null where there is no JTA. */
   private static Boolean jtaTransactionActive() {
-    try {
-      TransactionSynchronizationRegistry transactions =
-          (TransactionSynchronizationRegistry)
-              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
-      return transactions.getTransactionKey() != null;
-    } catch (NamingException | ClassCastException | NoClassDefFoundError e) {
-      return null;
+    TransactionSynchronizationRegistry transactions = transactionRegistry;
+    if (transactions == null) {
+      try {
+        // Not kept when the lookup fails: a thread without the application's naming context (or a
+        // unit test) must not switch the check off for the threads that have one.
+        transactions =
+            (TransactionSynchronizationRegistry)
+                new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+        transactionRegistry = transactions;
+      } catch (NamingException | ClassCastException | NoClassDefFoundError e) {
+        return null;
+      }
     }
+    return transactions.getTransactionKey() != null;
   }
 
   /**
