@@ -205,7 +205,7 @@ fi
   echo
   echo "#### Ratios (ratio of the medians; in brackets each round's ratio, lowest to highest)"
   echo
-  awk -F'\t' -v c="$CONNECTIONS" '
+  awk -F'\t' -v c="$CONNECTIONS" -v pg="${POSTMASTER_PID:-}" '
     function median(list,   a, n, i, j, t) { n = split(list, a, " ")
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
@@ -226,7 +226,7 @@ fi
       }
       printf "- keyed / unkeyed throughput at c=%d: **%.2fx** (%s)\n", c, median(all["keyed", c, "rps"]) / median(all["unkeyed", c, "rps"]), range(kt)
       printf "- keyed / unkeyed server CPU per request at c=%d: **%.2fx** (%s); +%.0f us per keyed create\n", c, median(all["keyed", c, "srv"]) / median(all["unkeyed", c, "srv"]), range(kc), median(all["keyed", c, "srv"]) - median(all["unkeyed", c, "srv"])
-      printf "  - of which the JVM: %+.0f us (%.0f against %.0f us), the database: %+.0f us\n", median(all["keyed", c, "jvm"]) - median(all["unkeyed", c, "jvm"]), median(all["keyed", c, "jvm"]), median(all["unkeyed", c, "jvm"]), (median(all["keyed", c, "srv"]) - median(all["keyed", c, "jvm"])) - (median(all["unkeyed", c, "srv"]) - median(all["unkeyed", c, "jvm"]))
+      if (pg != "") printf "  - of which the JVM: %+.0f us (%.0f against %.0f us), the database: %+.0f us\n", median(all["keyed", c, "jvm"]) - median(all["unkeyed", c, "jvm"]), median(all["keyed", c, "jvm"]), median(all["unkeyed", c, "jvm"]), (median(all["keyed", c, "srv"]) - median(all["keyed", c, "jvm"])) - (median(all["unkeyed", c, "srv"]) - median(all["unkeyed", c, "jvm"]))
       printf "- replay / keyed throughput at c=%d: **%.2fx** (%s); CPU per request %.2fx (%s)\n", c, median(all["replay", c, "rps"]) / median(all["keyed", c, "rps"]), range(rk), median(all["replay", c, "srv"]) / median(all["keyed", c, "srv"]), range(rc)
       printf "- mean latency a key adds at c=1: **%+.2f ms** (%s ms)\n", (median(all["keyed", 1, "mean"]) - median(all["unkeyed", 1, "mean"])) / 1000, range(lat)
     }' "$PHASES"
