@@ -5,17 +5,30 @@ import java.time.Duration;
 /**
  * What happened to one keyed request, fired as a CDI event so that an application can count it (the
  * rates of new, replayed, conflicting and in-progress requests) with whatever metrics library it
- * uses; the library itself depends on none.
+ * uses, or write a key's history (the retries of one intent and what each was answered); the
+ * library itself depends on none.
  *
+ * @param operation the operation the request was for
+ * @param kind what the library did with the request
  * @param claimTime how long the store took to decide this request: the fast-path read of a
  *     completed key plus the claim, whichever of them ran; null for events that follow no lookup (a
  *     request refused before its claim, and the settling of a claim after the method)
+ * @param tenant the caller that scopes the key, as the store keeps it; null when the event is not
+ *     about one key (a request refused before its caller or key was read)
+ * @param key the request's {@code Idempotency-Key}; null when the event is not about one key (no
+ *     key, or one refused before it was read)
  */
-public record IdempotencyEvent(String operation, Kind kind, Duration claimTime) {
+public record IdempotencyEvent(
+    String operation, Kind kind, Duration claimTime, String tenant, String key) {
 
-  /** An event that follows no lookup in the store. */
+  /** An event that is not about one key. */
+  public IdempotencyEvent(String operation, Kind kind, Duration claimTime) {
+    this(operation, kind, claimTime, null, null);
+  }
+
+  /** An event that follows no lookup in the store and is not about one key. */
   public IdempotencyEvent(String operation, Kind kind) {
-    this(operation, kind, null);
+    this(operation, kind, null, null, null);
   }
 
   /** What the library did with one keyed request: the kind of event. */

@@ -40,14 +40,16 @@ public interface IdempotencyKeys {
 
   /**
    * Keys of {@code operation} still processing that were claimed more than {@code age} ago, by the
-   * database's clock.
+   * database's clock, least recently checked first: keys never checked, then by the time of their
+   * last check, then by claim time, oldest first (so that keys whose check keeps failing cannot
+   * fill every batch).
    */
   List<IdempotencyRecord> findProcessing(String operation, Duration age, int limit);
 
   /**
    * Keys of {@code operation} still processing that were claimed more than {@code age} ago by the
-   * database's clock, oldest first, without those whose last check is one of {@code skipChecks}
-   * (keys parked for an operator, which must not fill every batch).
+   * database's clock, in the order above, without those whose last check is one of {@code
+   * skipChecks} (keys parked for an operator, which must not fill every batch).
    */
   List<IdempotencyRecord> findProcessing(
       String operation, Duration age, Set<String> skipChecks, int limit);

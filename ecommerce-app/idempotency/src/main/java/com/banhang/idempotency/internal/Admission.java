@@ -106,7 +106,8 @@ public class Admission {
     } catch (RejectedRequestException e) {
       // The key was parsed, so the answer states its expiry.
       lifecycle.keyPresented(operation, expiryWithoutAClaim(tenant, operation, key, ttl));
-      return refuse(request, e.problem(), e.getMessage(), operation, lifecycle.expiresAt());
+      return refuse(
+          request, e.problem(), e.getMessage(), operation, lifecycle.expiresAt(), tenant, key);
     }
     return new ClaimRequest(
         tenant,
@@ -118,14 +119,32 @@ public class Admission {
         policy.sideEffects() == SideEffects.LOCAL);
   }
 
-  /** Refuses the request in the filter with {@code problem}; nothing is written. */
+  /**
+   * Refuses the request in the filter with {@code problem}, before its caller and key were read;
+   * nothing is written.
+   */
   private ClaimRequest refuse(
       ContainerRequestContext request,
       IdempotencyProblem problem,
       String detail,
       String operation,
       Instant expiresAt) {
-    events.fire(new IdempotencyEvent(operation, Kind.REJECTED));
+    return refuse(request, problem, detail, operation, expiresAt, null, null);
+  }
+
+  /**
+   * Refuses the request in the filter with {@code problem}; nothing is written. The event names the
+   * key when it was read (a body refused after it), so the key's history shows the refusal.
+   */
+  private ClaimRequest refuse(
+      ContainerRequestContext request,
+      IdempotencyProblem problem,
+      String detail,
+      String operation,
+      Instant expiresAt,
+      String tenant,
+      String key) {
+    events.fire(new IdempotencyEvent(operation, Kind.REJECTED, null, tenant, key));
     request.abortWith(problems.response(problem, detail, operation, expiresAt));
     lifecycle.answered();
     return null;

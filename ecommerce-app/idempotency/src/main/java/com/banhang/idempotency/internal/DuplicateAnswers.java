@@ -44,15 +44,17 @@ public class DuplicateAnswers {
     try {
       return answerFromStore(policy, claimRequest, record, claimTime);
     } catch (IdempotencyStoreUnavailableException e) {
-      return unavailable(claimRequest.operation(), e, claimTime);
+      return unavailable(claimRequest, e, claimTime);
     }
   }
 
   private Response answerFromStore(
       Idempotent policy, ClaimRequest claimRequest, IdempotencyRecord record, Duration claimTime) {
     String operation = claimRequest.operation();
+    String tenant = claimRequest.tenant();
+    String key = claimRequest.key();
     if (!record.fingerprint().equals(claimRequest.fingerprint())) {
-      events.fire(new IdempotencyEvent(operation, Kind.KEY_REUSED, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.KEY_REUSED, claimTime, tenant, key));
       return problems.response(
           IdempotencyProblem.KEY_REUSED,
           "this key was used for a different request; use a new key for a new intent",
@@ -66,18 +68,18 @@ public class DuplicateAnswers {
           Response.fromResponse(current.response().toResponse())
               .header(IdempotencyGate.REPLAYED_HEADER, "true")
               .build();
-      events.fire(new IdempotencyEvent(operation, Kind.REPLAYED, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.REPLAYED, claimTime, tenant, key));
       return replay;
     }
     if (current.outcomeUnknown() && current.response() != null) {
       Response stored = problems.withRetryAfter(current.response().toResponse());
-      events.fire(new IdempotencyEvent(operation, Kind.OUTCOME_UNKNOWN, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.OUTCOME_UNKNOWN, claimTime, tenant, key));
       return stored;
     }
     if (policy.sideEffects() == SideEffects.REMOTE && current.leaseExpired()) {
       // The lease ran out with no answer recorded: the request died (a crash) after its claim,
       // perhaps after the remote call. That is an unknown outcome, not a request still running.
-      events.fire(new IdempotencyEvent(operation, Kind.OUTCOME_UNKNOWN, claimTime));
+      events.fire(new IdempotencyEvent(operation, Kind.OUTCOME_UNKNOWN, claimTime, tenant, key));
       return problems.outcomeUnknown(
           409,
           policy.outcomeUnknownProblem(),
@@ -86,7 +88,7 @@ public class DuplicateAnswers {
           operation,
           current.expiresAt());
     }
-    events.fire(new IdempotencyEvent(operation, Kind.IN_PROGRESS, claimTime));
+    events.fire(new IdempotencyEvent(operation, Kind.IN_PROGRESS, claimTime, tenant, key));
     return problems.keyInUse(operation, current.expiresAt());
   }
 
@@ -116,9 +118,16 @@ public class DuplicateAnswers {
 
   /** 503: the store could not be read or written; nothing was executed. */
   Response unavailable(
-      String operation, IdempotencyStoreUnavailableException e, Duration claimTime) {
+      ClaimRequest claimRequest, IdempotencyStoreUnavailableException e, Duration claimTime) {
+    String operation = claimRequest.operation();
     LOG.log(Level.WARNING, "idempotency store unavailable; refusing " + operation, e);
-    events.fire(new IdempotencyEvent(operation, Kind.STORE_UNAVAILABLE, claimTime));
+    events.fire(
+        new IdempotencyEvent(
+            operation,
+            Kind.STORE_UNAVAILABLE,
+            claimTime,
+            claimRequest.tenant(),
+            claimRequest.key()));
     return problems.storeUnavailable(
         "the request was not executed because its key could not be recorded; retry later",
         operation,

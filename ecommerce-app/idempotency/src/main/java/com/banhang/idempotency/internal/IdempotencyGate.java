@@ -85,7 +85,7 @@ public class IdempotencyGate implements IdempotentRequest {
       existing = store.find(claimRequest.tenant(), operation, claimRequest.key()).orElse(null);
     } catch (IdempotencyStoreUnavailableException e) {
       lifecycle.keyPresented(operation, Admission.expiryOfAClaimMadeNow(claimRequest.ttl()));
-      request.abortWith(answered(duplicates.unavailable(operation, e, since(readStarted))));
+      request.abortWith(answered(duplicates.unavailable(claimRequest, e, since(readStarted))));
       return;
     }
     if (existing != null && existing.completed() && !existing.expired()) {
@@ -140,7 +140,7 @@ public class IdempotencyGate implements IdempotentRequest {
         settings.newKeyLimits().giveBack(claimRequest.tenant(), operation);
       }
     } catch (IdempotencyStoreUnavailableException e) {
-      return answered(duplicates.unavailable(operation, e, since(claimStarted)));
+      return answered(duplicates.unavailable(claimRequest, e, since(claimStarted)));
     }
     return wonOrAnswered(result, since(claimStarted), false);
   }
@@ -161,10 +161,16 @@ public class IdempotencyGate implements IdempotentRequest {
       result = store.claimInTransaction(claimRequest, settings.localClaimLockWait());
     } catch (KeyBusyException e) {
       // The owner held the key longer than the wait: it is running, as a 409 says.
-      events.fire(new IdempotencyEvent(operation, Kind.IN_PROGRESS, since(claimStarted)));
+      events.fire(
+          new IdempotencyEvent(
+              operation,
+              Kind.IN_PROGRESS,
+              since(claimStarted),
+              claimRequest.tenant(),
+              claimRequest.key()));
       throw answeredWithRollback(problems.keyInUse(operation, lifecycle.expiresAt()));
     } catch (IdempotencyStoreUnavailableException e) {
-      throw answeredWithRollback(duplicates.unavailable(operation, e, since(claimStarted)));
+      throw answeredWithRollback(duplicates.unavailable(claimRequest, e, since(claimStarted)));
     }
     lifecycle.keyExpires(result.record().expiresAt());
     // Attempt 1 of a won claim: the key had no row, so this claim adds one.
@@ -190,7 +196,9 @@ public class IdempotencyGate implements IdempotentRequest {
     } else {
       lifecycle.claimed(record.claimedKey());
     }
-    events.fire(new IdempotencyEvent(record.operation(), Kind.CLAIMED, claimTime));
+    events.fire(
+        new IdempotencyEvent(
+            record.operation(), Kind.CLAIMED, claimTime, record.tenant(), record.key()));
     return null;
   }
 
@@ -201,7 +209,13 @@ public class IdempotencyGate implements IdempotentRequest {
     if (decision.allowed()) {
       return null;
     }
-    events.fire(new IdempotencyEvent(request.operation(), Kind.RATE_LIMITED, since(claimStarted)));
+    events.fire(
+        new IdempotencyEvent(
+            request.operation(),
+            Kind.RATE_LIMITED,
+            since(claimStarted),
+            request.tenant(),
+            request.key()));
     return problems.tooManyNewKeys(request.operation(), decision.retryAfter(), expiresAt);
   }
 

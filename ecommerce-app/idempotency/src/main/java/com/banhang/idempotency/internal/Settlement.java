@@ -61,7 +61,7 @@ public class Settlement {
       throw new ClaimLostException(claim);
     }
     lifecycle.completedUncommitted(stored);
-    events.fire(new IdempotencyEvent(claim.operation(), Kind.COMPLETED));
+    events.fire(event(claim, Kind.COMPLETED));
     return stored.toResponse();
   }
 
@@ -128,7 +128,7 @@ public class Settlement {
         claim,
         new StoredResponse(409, Map.of("Content-Type", IdempotencyProblems.MEDIA_TYPE), problem));
     response.getHeaders().putSingle("Retry-After", settings.retryAfterSeconds());
-    events.fire(new IdempotencyEvent(claim.operation(), Kind.MARKED_UNKNOWN));
+    events.fire(event(claim, Kind.MARKED_UNKNOWN));
   }
 
   /**
@@ -145,12 +145,12 @@ public class Settlement {
       if (store.complete(claim, stored) || storeRejectionOfARolledBackClaim(stored)) {
         response.setEntity(stored.body());
         lifecycle.rejectionStored(stored);
-        events.fire(new IdempotencyEvent(claim.operation(), Kind.REJECTION_STORED));
+        events.fire(event(claim, Kind.REJECTION_STORED));
       }
       return;
     }
     if (store.release(claim)) {
-      events.fire(new IdempotencyEvent(claim.operation(), Kind.RELEASED));
+      events.fire(event(claim, Kind.RELEASED));
       lifecycle.released();
     } else if (lifecycle.claimedInTransaction() != null) {
       lifecycle
@@ -176,6 +176,11 @@ public class Settlement {
       return false;
     }
     return again.won() && store.complete(again.record().claimedKey(), stored);
+  }
+
+  /** An event about the claimed key; settling follows no lookup, so it has no claim time. */
+  private static IdempotencyEvent event(ClaimedKey claim, Kind kind) {
+    return new IdempotencyEvent(claim.operation(), kind, null, claim.tenant(), claim.key());
   }
 
   private static Response toResponse(ContainerResponseContext context) {

@@ -60,7 +60,12 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
       parameters.addAll(skipChecks.stream().sorted().toList());
     }
     parameters.add(limit);
-    // OFFSET/FETCH is understood alike by SQL Server, PostgreSQL and H2.
+    // Least recently checked first, so that keys whose check keeps failing cannot fill every batch
+    // and starve the others: never-checked keys, then by their last check, then by claim time.
+    // The CASE stands for NULLS FIRST, which SQL Server lacks; OFFSET/FETCH is understood alike by
+    // SQL Server, PostgreSQL and H2. No index serves this order (the CASE hides the column), and
+    // none is needed: ix_idempotency_record_processing narrows the rows to the operation's
+    // processing keys past the age, a set small enough to sort.
     return store.query(
         "SELECT "
             + store.recordColumns()
@@ -72,7 +77,8 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
             + " AND created_at < "
             + store.plusMillis(store.now())
             + skip
-            + " ORDER BY created_at OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
+            + " ORDER BY CASE WHEN last_checked_at IS NULL THEN 0 ELSE 1 END, last_checked_at,"
+            + " created_at, tenant_id, idempotency_key OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY",
         parameters.toArray());
   }
 

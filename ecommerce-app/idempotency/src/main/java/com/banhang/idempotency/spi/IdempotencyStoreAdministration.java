@@ -27,15 +27,19 @@ public interface IdempotencyStoreAdministration {
 
   /**
    * Rows of {@code operation} in processing, claimed at least {@code minAge} ago by the database's
-   * clock, oldest first.
+   * clock, least recently checked first: rows never checked, then by the time of their last check
+   * ({@link #recordCheck}), then by claim time, oldest first. A reader that checks every row it
+   * gets thus reaches every row in turn, even with a batch smaller than the rows whose check keeps
+   * failing.
    */
   default List<IdempotencyRecord> findProcessing(String operation, Duration minAge, int limit) {
     return findProcessing(operation, minAge, Set.of(), limit);
   }
 
   /**
-   * Like {@link #findProcessing(String, Duration, int)}, skipping rows whose last check is one of
-   * {@code skipChecks}: rows parked for an operator must not fill every batch a reader examines.
+   * Like {@link #findProcessing(String, Duration, int)}, in the same order, skipping rows whose
+   * last check is one of {@code skipChecks}: rows parked for an operator must not fill every batch
+   * a reader examines.
    */
   List<IdempotencyRecord> findProcessing(
       String operation, Duration minAge, Set<String> skipChecks, int limit);
@@ -48,7 +52,10 @@ public interface IdempotencyStoreAdministration {
    */
   boolean recordCheck(ClaimedKey claim, String check, String detail);
 
-  /** Processing rows matching {@code query}, oldest first, one page of them. */
+  /**
+   * Processing rows matching {@code query}, oldest claim first whatever their checks (an operator's
+   * list of stuck keys, by age), one page of them.
+   */
   ProcessingPage listProcessing(ProcessingQuery query, int offset, int limit);
 
   /** Row counts by operation, status and age, now by the database's clock. */

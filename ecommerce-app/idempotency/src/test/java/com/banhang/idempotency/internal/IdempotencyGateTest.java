@@ -2,6 +2,7 @@ package com.banhang.idempotency.internal;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.banhang.idempotency.IdempotencyEvent;
 import com.banhang.idempotency.Idempotent;
@@ -143,6 +144,26 @@ class IdempotencyGateTest {
       rs.next();
       assertThat(rs.getString(1)).isEqualTo("carol");
     }
+  }
+
+  @Test
+  void events_nameTheTenantAndKey_ofEachRetry_andNoneBeforeTheKeyIsRead() throws Exception {
+    IdempotencyGate gate = gate(ResponseBodyCipher.NONE);
+    send(gate, "carol", "k1", "{}");
+    gate.store.complete(gate.lifecycle.claim(), created());
+
+    send(gate, "carol", "k1", "{}");
+    send(gate, "carol", "k1", "{\"other\":1}");
+    send(gate, null, "k1", "{}");
+
+    // A payment's timeline is written from these: each answer must say which key it was about.
+    assertThat(events)
+        .extracting(IdempotencyEvent::kind, IdempotencyEvent::tenant, IdempotencyEvent::key)
+        .containsExactly(
+            tuple(IdempotencyEvent.Kind.CLAIMED, "carol", "k1"),
+            tuple(IdempotencyEvent.Kind.REPLAYED, "carol", "k1"),
+            tuple(IdempotencyEvent.Kind.KEY_REUSED, "carol", "k1"),
+            tuple(IdempotencyEvent.Kind.REJECTED, null, null));
   }
 
   @Test

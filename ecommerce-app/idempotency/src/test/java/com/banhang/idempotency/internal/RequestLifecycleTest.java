@@ -3,6 +3,7 @@ package com.banhang.idempotency.internal;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.banhang.idempotency.ClaimLostException;
 import com.banhang.idempotency.IdempotencyEvent;
@@ -182,8 +183,8 @@ class RequestLifecycleTest {
     assertThat(row.status()).isEqualTo(IdempotencyRecord.Status.COMPLETED);
     assertThat(row.response().headers()).containsEntry("Location", "/widgets/w1");
     assertThat(events)
-        .extracting(IdempotencyEvent::kind)
-        .containsExactly(Kind.CLAIMED, Kind.COMPLETED);
+        .extracting(IdempotencyEvent::kind, IdempotencyEvent::tenant, IdempotencyEvent::key)
+        .containsExactly(tuple(Kind.CLAIMED, "alice", "k1"), tuple(Kind.COMPLETED, "alice", "k1"));
   }
 
   @Test
@@ -332,6 +333,12 @@ class RequestLifecycleTest {
     assertThat(retry.getStatus()).isEqualTo(409);
     assertThat(problemType(retry)).endsWith("payment-outcome-unknown");
     assertThat(retry.getHeaderString("Retry-After")).isNotNull();
+    assertThat(events)
+        .extracting(IdempotencyEvent::kind, IdempotencyEvent::tenant, IdempotencyEvent::key)
+        .containsExactly(
+            tuple(Kind.CLAIMED, "alice", "p1"),
+            tuple(Kind.MARKED_UNKNOWN, "alice", "p1"),
+            tuple(Kind.OUTCOME_UNKNOWN, "alice", "p1"));
   }
 
   @Test
@@ -375,6 +382,12 @@ class RequestLifecycleTest {
     admit(local, "alice", "k1", "{}");
     assertThat(claimBeforeTransaction()).isNull();
     assertThat(gate.lifecycle.claim().attempt()).isEqualTo(2);
+    assertThat(events)
+        .extracting(IdempotencyEvent::kind, IdempotencyEvent::tenant, IdempotencyEvent::key)
+        .containsExactly(
+            tuple(Kind.CLAIMED, "alice", "k1"),
+            tuple(Kind.RELEASED, "alice", "k1"),
+            tuple(Kind.CLAIMED, "alice", "k1"));
   }
 
   @Test

@@ -117,6 +117,20 @@ class SqlServerStatementsTest {
   }
 
   @Test
+  void reconciliationsReader_leastRecentlyCheckedFirst_withoutNullsFirst() {
+    store.administration().findProcessing(OPERATION, Duration.ofMinutes(1), Set.of(), 10);
+
+    assertThat(sent).hasSize(1);
+    String sql = sent.get(0).sql();
+    // SQL Server has no NULLS FIRST: never-checked rows come first through a CASE sort key.
+    assertThat(sql).doesNotContainIgnoringCase("NULLS");
+    assertThat(sql)
+        .contains(
+            "ORDER BY CASE WHEN last_checked_at IS NULL THEN 0 ELSE 1 END, last_checked_at,"
+                + " created_at");
+  }
+
+  @Test
   void everyWriteAndReadOfAKey_isBoundedByAQueryTimeout() {
     store.boundingStatementsBy(Duration.ofMillis(2500));
     everyStatementOfAKeysLife();

@@ -631,13 +631,55 @@ public abstract class IdempotencyStoreContract {
     Duration cutoff = Duration.ofSeconds(30);
 
     assertThat(keys(administration.findProcessing(OPERATION, cutoff, 10))).hasSize(10);
+    // The never-checked key comes before the one whose check failed (least recently checked first).
     assertThat(keys(administration.findProcessing(OPERATION, cutoff, Set.of("NEEDS_OPERATOR"), 10)))
-        .containsExactly(unreachable, fresh);
+        .containsExactly(fresh, unreachable);
     assertThat(
             keys(
                 administration.findProcessing(
                     OPERATION, cutoff, Set.of("NEEDS_OPERATOR", "GATEWAY_UNREACHABLE"), 10)))
         .containsExactly(fresh);
+  }
+
+  @Test
+  void findProcessing_leastRecentlyCheckedFirst_neverCheckedThenByLastCheckThenByClaim()
+      throws Exception {
+    String oldest = claimProcessing(OPERATION);
+    String middle = claimProcessing(OPERATION);
+    String youngest = claimProcessing(OPERATION);
+    // The oldest key's check keeps failing: checked after the middle one, most recently of all.
+    check(middle, "GATEWAY_UNREACHABLE");
+    elapse(Duration.ofMillis(5));
+    check(oldest, "GATEWAY_UNREACHABLE");
+    ageAll(Duration.ofMinutes(1));
+    Duration minAge = Duration.ofSeconds(30);
+
+    assertThat(keys(administration.findProcessing(OPERATION, minAge, 10)))
+        .containsExactly(youngest, middle, oldest);
+    assertThat(keys(administration.findProcessing(OPERATION, minAge, Set.of("NEEDS_OPERATOR"), 10)))
+        .containsExactly(youngest, middle, oldest);
+  }
+
+  @Test
+  void findProcessing_batchesOfOne_reachEveryKeyInTurn_notTheSameFailingKeyEachTime()
+      throws Exception {
+    String oldest = claimProcessing(OPERATION);
+    String middle = claimProcessing(OPERATION);
+    String youngest = claimProcessing(OPERATION);
+    ageAll(Duration.ofMinutes(1));
+    Duration minAge = Duration.ofSeconds(30);
+
+    // A reconciler whose every check fails: each run records a check on the one key it examined.
+    List<String> examined = new ArrayList<>();
+    for (int run = 0; run < 6; run++) {
+      List<IdempotencyRecord> batch = administration.findProcessing(OPERATION, minAge, 1);
+      assertThat(batch).hasSize(1);
+      examined.add(batch.get(0).key());
+      check(batch.get(0).key(), "GATEWAY_UNREACHABLE");
+      elapse(Duration.ofMillis(5));
+    }
+
+    assertThat(examined).containsExactly(oldest, middle, youngest, oldest, middle, youngest);
   }
 
   @Test
@@ -827,6 +869,12 @@ public abstract class IdempotencyStoreContract {
     store.claim(new ClaimRequest(TENANT, operation, key, HASH, LONG, LONG, false));
     elapse(Duration.ofMillis(5));
     return key;
+  }
+
+  /** Records {@code check} on the processing key {@code key}, as its current owner. */
+  private void check(String key, String check) {
+    ClaimedKey claim = store.find(TENANT, OPERATION, key).orElseThrow().claimedKey();
+    assertThat(administration.recordCheck(claim, check, null)).isTrue();
   }
 
   private void claimProcessingQuietly() {

@@ -206,7 +206,14 @@ public final class InMemoryIdempotencyStore
                     && r.status() == IdempotencyRecord.Status.PROCESSING)
         .filter(r -> r.createdAt().isBefore(now.minus(minAge)))
         .filter(r -> r.lastCheck() == null || !skipChecks.contains(r.lastCheck()))
-        .sorted(Comparator.comparing(IdempotencyRecord::createdAt))
+        // The databases' order: never checked first, then least recently checked, then oldest.
+        .sorted(
+            Comparator.comparing(
+                    IdempotencyRecord::lastCheckedAt,
+                    Comparator.nullsFirst(Comparator.naturalOrder()))
+                .thenComparing(IdempotencyRecord::createdAt)
+                .thenComparing(IdempotencyRecord::tenant)
+                .thenComparing(IdempotencyRecord::key))
         .limit(limit)
         .map(r -> withReadAt(r))
         .toList();
