@@ -103,14 +103,15 @@ class GatewayCallOutsideTransactionTest {
             gateway,
             new OneTransaction(),
             currentRequest,
-            mock(IdempotencyKeys.class));
+            mock(IdempotencyKeys.class),
+            mock(com.banhang.shop.payments.application.Timeline.class));
     inject(resource, payOrder, security);
 
     when(security.getUserPrincipal()).thenReturn(() -> TENANT);
     when(currentRequest.claim()).thenReturn(Optional.of(CLAIM));
     when(payments.capturedEarlier(any(), any())).thenReturn(Optional.empty());
     when(payments.startPayment(any(), any())).thenReturn(payment);
-    when(payments.recordCharge(anyString(), any()))
+    when(payments.recordCharge(anyString(), any(), anyString()))
         .thenAnswer(
             call -> {
               payment.capture("ch_1");

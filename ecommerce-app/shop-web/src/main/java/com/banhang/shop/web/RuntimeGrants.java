@@ -107,7 +107,8 @@ public class RuntimeGrants {
       }
       String rights =
           switch (table.toLowerCase(java.util.Locale.ROOT)) {
-            case "operator_audit" -> "SELECT, INSERT";
+            // Append-only tables: the operator audit, and the payment timeline (V13).
+            case "operator_audit", "payment_timeline" -> "SELECT, INSERT";
             case "flyway_schema_history" -> "SELECT";
             default -> "SELECT, INSERT, UPDATE, DELETE";
           };
@@ -130,6 +131,7 @@ public class RuntimeGrants {
         "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public" + to,
         "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public" + to,
         "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON operator_audit" + from,
+        "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON payment_timeline" + from,
         "REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON flyway_schema_history" + from);
   }
 }

@@ -18,8 +18,13 @@ class RuntimeGrantsTest {
         statements.indexOf(
             "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON operator_audit FROM"
                 + " \"shop_runtime\"");
+    int timeline =
+        statements.indexOf(
+            "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON payment_timeline FROM"
+                + " \"shop_runtime\"");
     assertThat(grant).isNotNegative();
     assertThat(revoke).isGreaterThan(grant);
+    assertThat(timeline).isGreaterThan(grant);
   }
 
   @Test
@@ -36,11 +41,13 @@ class RuntimeGrantsTest {
         RuntimeGrants.h2(
             "shop_runtime",
             "it's",
-            java.util.List.of("OPERATOR_AUDIT", "PAYMENT", "flyway_schema_history"));
+            java.util.List.of(
+                "OPERATOR_AUDIT", "PAYMENT_TIMELINE", "PAYMENT", "flyway_schema_history"));
 
     assertThat(statements)
         .contains("CREATE USER IF NOT EXISTS \"SHOP_RUNTIME\" PASSWORD 'it''s'")
         .contains("GRANT SELECT, INSERT ON \"PUBLIC\".\"OPERATOR_AUDIT\" TO \"SHOP_RUNTIME\"")
+        .contains("GRANT SELECT, INSERT ON \"PUBLIC\".\"PAYMENT_TIMELINE\" TO \"SHOP_RUNTIME\"")
         .contains(
             "GRANT SELECT, INSERT, UPDATE, DELETE ON \"PUBLIC\".\"PAYMENT\" TO \"SHOP_RUNTIME\"")
         .contains("GRANT SELECT ON \"PUBLIC\".\"flyway_schema_history\" TO \"SHOP_RUNTIME\"");

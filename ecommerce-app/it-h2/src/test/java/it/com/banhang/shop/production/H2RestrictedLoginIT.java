@@ -44,6 +44,8 @@ class H2RestrictedLoginIT {
             "TRUNCATE TABLE operator_audit",
             "DROP TABLE operator_audit",
             "ALTER TABLE operator_audit ADD COLUMN note VARCHAR(10)",
+            "UPDATE payment_timeline SET detail = 'rewritten'",
+            "DELETE FROM payment_timeline",
             "CREATE TABLE stolen (id INT)",
             "DELETE FROM \"flyway_schema_history\"");
     try (Connection connection = runtimeLogin()) {

@@ -9,6 +9,20 @@ package com.banhang.shop.payments.api;
 public interface PaymentResolution {
 
   /**
+   * Whether an operator may resolve a processing key by hand: only when reconciliation cannot
+   * settle it ({@code NEEDS_OPERATOR}), or when its lease has run out (its request is gone) and it
+   * was checked at least once. A key whose request may still be running, or that nobody has asked
+   * the gateway about yet, is left to reconciliation. The console offers the actions by this rule,
+   * and the resolution refuses by it.
+   *
+   * @param lastCheck the key's last reconciliation check, or null when never checked
+   * @param leaseExpired whether the key's lease has run out
+   */
+  static boolean resolvable(String lastCheck, boolean leaseExpired) {
+    return "NEEDS_OPERATOR".equals(lastCheck) || (leaseExpired && lastCheck != null);
+  }
+
+  /**
    * The customer was charged, with this charge id: records the payment of the key as captured by
    * {@code chargeId} and completes the key with the 201. The charge is looked up by its id and
    * accepted only if it is a succeeded charge of exactly this payment's amount, currency and order.

@@ -5,6 +5,7 @@ import com.banhang.shop.payments.api.LateChargeChecked;
 import com.banhang.shop.payments.api.LateChargeReport;
 import com.banhang.shop.payments.api.LateChargeReport.Finding;
 import com.banhang.shop.payments.api.LateChargeSweep;
+import com.banhang.shop.payments.api.TimelineEntry.Kind;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
@@ -55,6 +56,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   @Inject PaymentGateway gateway;
   @Inject OneTransaction transaction;
   @Inject Event<LateChargeChecked> checks;
+  @Inject Timeline timeline;
 
   @Inject
   @ConfigProperty(name = "payments.gateway.key-retention", defaultValue = "PT24H")
@@ -116,6 +118,14 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
     try {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
+      checkedAlone(
+          payment,
+          Finding.GATEWAY_UNREACHABLE,
+          "the gateway could not be asked under gateway key "
+              + payment.gatewayKey()
+              + " ("
+              + e.getMessage()
+              + "); asked again next run");
       return Finding.GATEWAY_UNREACHABLE;
     }
     if (charge.isEmpty()) {
@@ -128,9 +138,24 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
     } catch (PaymentInProgressException | PersistenceException e) {
       // Another attempt holds the order (running, or captured since the candidates were read):
       // the next run decides, once that attempt is settled.
+      checkedAlone(
+          payment,
+          Finding.ORDER_HELD,
+          "the gateway has "
+              + said(charge.get())
+              + ", but another attempt holds order "
+              + payment.orderId()
+              + "; decided next run, once that attempt is settled");
       return Finding.ORDER_HELD;
     }
     if (found.isEmpty()) {
+      checkedAlone(
+          payment,
+          Finding.SETTLED_ELSEWHERE,
+          "the gateway has "
+              + said(charge.get())
+              + "; the attempt was settled meanwhile, or its gateway key captured by another"
+              + " attempt");
       return Finding.SETTLED_ELSEWHERE;
     }
     LateCharge late = found.get();
@@ -222,6 +247,25 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
       orders.markPaid(payment.tenantId(), payment.orderId());
     }
     payments.flush();
+    timeline.inTransaction(
+        payment,
+        Kind.LATE_CHARGE_CHECK,
+        Timeline.LATE_CHARGE_SWEEP,
+        found
+            + ": the gateway has "
+            + said(charge)
+            + (payment.lateChargeDetail() == null ? "" : ". " + payment.lateChargeDetail()));
+    if (found == LateCharge.RECORDED) {
+      timeline.inTransaction(
+          payment,
+          Kind.CAPTURED,
+          Timeline.LATE_CHARGE_SWEEP,
+          "recorded as captured late by charge "
+              + charge.chargeId()
+              + ": order "
+              + payment.orderId()
+              + " paid");
+    }
     return Optional.of(found);
   }
 
@@ -229,9 +273,41 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   private void lateChecked(String paymentId) {
     transaction.run(
         () -> {
-          payments.lock(paymentId).ifPresent(Payment::lateChecked);
+          payments
+              .lock(paymentId)
+              .ifPresent(
+                  payment -> {
+                    payment.lateChecked();
+                    timeline.inTransaction(
+                        payment,
+                        Kind.LATE_CHARGE_CHECK,
+                        Timeline.LATE_CHARGE_SWEEP,
+                        Finding.NOT_FOUND
+                            + ": the gateway has no charge under gateway key "
+                            + payment.gatewayKey()
+                            + " (yet)");
+                  });
           return null;
         });
+  }
+
+  /** A finding that changed nothing, written to the timeline in a transaction of its own. */
+  private void checkedAlone(Payment payment, Finding finding, String detail) {
+    timeline.alone(
+        payment, Kind.LATE_CHARGE_CHECK, Timeline.LATE_CHARGE_SWEEP, finding + ": " + detail);
+  }
+
+  /** A charge as the gateway described it, in words for the timeline. */
+  private static String said(PaymentGateway.ChargeDetails charge) {
+    return (charge.succeeded() ? "succeeded" : "declined")
+        + " charge "
+        + charge.chargeId()
+        + " of "
+        + charge.amount()
+        + " "
+        + charge.currency()
+        + " for order "
+        + charge.orderReference();
   }
 
   private void fire(Finding finding) {

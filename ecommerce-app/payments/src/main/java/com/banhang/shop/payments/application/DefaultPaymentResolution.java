@@ -144,6 +144,10 @@ public class DefaultPaymentResolution implements PaymentResolution {
     if (record.isEmpty()) {
       return notProcessing(tenant, key, "as not charged");
     }
+    Optional<Resolution> notYet = notResolvable(record.get(), "as not charged");
+    if (notYet.isPresent()) {
+      return notYet.get();
+    }
     ClaimedKey claim = record.get().claimedKey();
     try {
       Optional<Payment> attempt = payments.paymentOf(claim);
@@ -156,20 +160,126 @@ public class DefaultPaymentResolution implements PaymentResolution {
             audit);
       }
       Payment payment = attempt.get();
-      return switch (payment.status()) {
-        case CAPTURED, DECLINED -> refused(settledMessage(payment), payment);
-        case ABANDONED ->
-            release(
-                claim,
-                payment,
-                "the payment was already abandoned: the key was released and the"
-                    + " customer's retry runs anew",
-                audit);
-        case PENDING -> abandonAndRelease(claim, payment, audit);
-      };
+      if (payment.status() == Payment.Status.CAPTURED
+          || payment.status() == Payment.Status.DECLINED) {
+        return refused(settledMessage(payment), payment);
+      }
+      // Asked with no transaction open: whatever the operator believes, a charge the gateway holds
+      // under this payment's gateway key must not be released (the customer's retry would then
+      // run as new and the order could be paid twice).
+      Optional<Resolution> charged = askGatewayFirst(payment);
+      if (charged.isPresent()) {
+        return charged.get();
+      }
+      return payment.status() == Payment.Status.ABANDONED
+          ? release(
+              claim,
+              payment,
+              "the payment was already abandoned and the gateway has no charge under its gateway"
+                  + " key: the key was released and the customer's retry runs anew",
+              audit)
+          : abandonAndRelease(claim, payment, audit);
     } catch (ClaimLostException | PersistenceException e) {
       return settledMeanwhile(null);
     }
+  }
+
+  /**
+   * What the gateway holds under the payment's gateway key, as a refusal when it holds anything: a
+   * succeeded charge of this payment (resolve as charged instead), a declined one (reconcile the
+   * key to complete it with the decline) or one that is not this payment's (check the processor);
+   * FAILED when it cannot be asked. Empty when it has no charge under the key: the resolution may
+   * go on.
+   */
+  private Optional<Resolution> askGatewayFirst(Payment payment) {
+    Optional<PaymentGateway.ChargeDetails> found;
+    try {
+      found = gateway.findByKey(payment.gatewayKey());
+    } catch (GatewayUnavailableException e) {
+      return Optional.of(
+          new Resolution(
+              Result.FAILED,
+              "the gateway could not be asked whether it charged under gateway key "
+                  + payment.gatewayKey()
+                  + " ("
+                  + e.getMessage()
+                  + "); nothing was changed, try again later",
+              payment.id(),
+              payment.orderId()));
+    }
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    PaymentGateway.ChargeDetails charge = found.get();
+    String said =
+        "the gateway has "
+            + (charge.succeeded() ? "succeeded" : "declined")
+            + " charge "
+            + charge.chargeId()
+            + " of "
+            + charge.amount()
+            + " "
+            + charge.currency()
+            + " for order "
+            + charge.orderReference()
+            + " under this payment's gateway key "
+            + payment.gatewayKey();
+    List<String> differences = charge.differencesFrom(payment);
+    if (!differences.isEmpty()) {
+      return Optional.of(
+          refused(
+              said
+                  + ", but it is not this payment's: "
+                  + String.join("; ", differences)
+                  + ". Nothing was changed; check the processor before resolving the key",
+              payment));
+    }
+    if (!charge.succeeded()) {
+      return Optional.of(
+          refused(
+              said
+                  + ": nothing was taken, but the card was declined rather than never charged."
+                  + " Nothing was changed; reconcile the key to complete it with the decline",
+              payment));
+    }
+    return Optional.of(
+        refused(
+            said
+                + ": the customer was charged. Nothing was changed; resolve the key as charged"
+                + " instead, with charge "
+                + charge.chargeId(),
+            payment));
+  }
+
+  /**
+   * The refusal of a key an operator may not resolve yet ({@link PaymentResolution#resolvable}):
+   * its request may still be running, or nobody has asked the gateway about it. Empty when it may
+   * be resolved.
+   */
+  private static Optional<Resolution> notResolvable(IdempotencyRecord record, String what) {
+    if (PaymentResolution.resolvable(record.lastCheck(), record.leaseExpired())) {
+      return Optional.empty();
+    }
+    String why =
+        record.lastCheck() == null
+            ? "reconciliation has not checked this key with the gateway yet"
+            : "its last check was " + record.lastCheck() + ", not NEEDS_OPERATOR";
+    String lease =
+        record.leaseExpired()
+            ? ""
+            : "; its request may still be running (its lease lasts until "
+                + record.lockedUntil()
+                + ")";
+    return Optional.of(
+        refused(
+            "the key cannot be resolved "
+                + what
+                + " yet: "
+                + why
+                + lease
+                + ". Nothing was changed; reconcile the key first (once its lease has run out),"
+                + " and resolve it if reconciliation cannot",
+            null));
   }
 
   /**
@@ -180,7 +290,13 @@ public class DefaultPaymentResolution implements PaymentResolution {
   private Resolution abandonAndRelease(ClaimedKey claim, Payment payment, ResolutionAudit audit) {
     return transaction.run(
         () -> {
-          Payment abandoned = payments.abandon(payment.id());
+          Payment abandoned =
+              payments.abandon(
+                  payment.id(),
+                  Timeline.OPERATOR,
+                  "resolved as not charged by an operator; the gateway has no charge under gateway"
+                      + " key "
+                      + payment.gatewayKey());
           if (abandoned.status() != Payment.Status.ABANDONED) {
             // Settled between our read and the lock: it was charged or declined after all.
             return refused(settledMessage(abandoned), abandoned);
@@ -234,7 +350,10 @@ public class DefaultPaymentResolution implements PaymentResolution {
           () -> {
             Payment settled =
                 payOrder.completeClaim(
-                    claim, payment.id(), new PaymentGateway.Charge(chargeId, true));
+                    claim,
+                    payment.id(),
+                    new PaymentGateway.Charge(chargeId, true),
+                    Timeline.OPERATOR);
             if (settled.status() != Payment.Status.CAPTURED
                 || !chargeId.equals(settled.gatewayChargeId())) {
               // Settled by reconciliation or the request between our read and the lock; the key
@@ -285,6 +404,10 @@ public class DefaultPaymentResolution implements PaymentResolution {
     Optional<IdempotencyRecord> record = processingKey(tenant, key);
     if (record.isEmpty()) {
       return new Target(null, null, notProcessing(tenant, key, what));
+    }
+    Optional<Resolution> notYet = notResolvable(record.get(), what);
+    if (notYet.isPresent()) {
+      return new Target(null, null, notYet.get());
     }
     ClaimedKey claim = record.get().claimedKey();
     Optional<Payment> attempt = payments.paymentOf(claim);

@@ -8,6 +8,7 @@ import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Finding;
+import com.banhang.shop.payments.api.TimelineEntry;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -74,6 +75,7 @@ public class DefaultReconciliation implements Reconciliation {
   @Inject PaymentGateway gateway;
   @Inject PayOrder payOrder;
   @Inject Event<ReconciliationChecked> checks;
+  @Inject Timeline timeline;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.batch-size", defaultValue = "100")
@@ -95,8 +97,25 @@ public class DefaultReconciliation implements Reconciliation {
   @ConfigProperty(name = "payments.reconciliation.min-age", defaultValue = "PT2M")
   Duration defaultMinimumAge;
 
-  /** What became of one key, and why, in words for the operator console. */
-  private record Check(Finding finding, String detail) {}
+  /**
+   * What became of one key, and why, in words for the operator console; the attempt it concerns
+   * (null when the key's claim committed none), and what the gateway said when it was asked (null
+   * when it was not), for the payment's timeline.
+   */
+  private record Check(Finding finding, String detail, Payment payment, String gatewaySaid) {
+
+    Check(Finding finding, String detail) {
+      this(finding, detail, null, null);
+    }
+
+    Check about(Payment attempt) {
+      return new Check(finding, detail, payment == null ? attempt : payment, gatewaySaid);
+    }
+
+    Check saying(String said) {
+      return new Check(finding, detail, payment, said);
+    }
+  }
 
   /** One run over the keys older than the configured minimum age (what the schedule runs). */
   @Override
@@ -154,9 +173,10 @@ public class DefaultReconciliation implements Reconciliation {
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not examine a payments.charge key; the run goes on", e);
       try {
-        recordCheck(
-            record.claimedKey(),
-            new Check(Finding.FAILED, "unexpected error, tried again next run: " + describe(e)));
+        Check failed =
+            new Check(Finding.FAILED, "unexpected error, tried again next run: " + describe(e));
+        recordCheck(record.claimedKey(), failed);
+        written(record.claimedKey(), failed);
       } catch (RuntimeException unreadable) {
         LOG.log(Level.WARNING, "could not record the check of an unreadable key", unreadable);
       }
@@ -174,6 +194,7 @@ public class DefaultReconciliation implements Reconciliation {
     if (LEAVE_PROCESSING.contains(check.finding())) {
       recordCheck(record.claimedKey(), check);
     }
+    written(record.claimedKey(), check);
     fire(check.finding());
     return check.finding();
   }
@@ -214,11 +235,13 @@ public class DefaultReconciliation implements Reconciliation {
       return release(claim);
     }
     Payment payment = attempt.get();
-    return switch (payment.status()) {
-      case CAPTURED, DECLINED -> completeWithRecordedPayment(claim, payment);
-      case ABANDONED -> release(claim);
-      case PENDING -> askGateway(claim, payment, claimedAgo);
-    };
+    Check check =
+        switch (payment.status()) {
+          case CAPTURED, DECLINED -> completeWithRecordedPayment(claim, payment);
+          case ABANDONED -> release(claim);
+          case PENDING -> askGateway(claim, payment, claimedAgo);
+        };
+    return check.about(payment);
   }
 
   /** {@code claimedAgo}: the key's age on the database's clock. */
@@ -228,12 +251,41 @@ public class DefaultReconciliation implements Reconciliation {
       charge = gateway.findByKey(payment.gatewayKey());
     } catch (GatewayUnavailableException e) {
       return new Check(
-          Finding.GATEWAY_UNREACHABLE,
-          "the gateway could not be asked for the charge under gateway key "
-              + payment.gatewayKey()
-              + ": "
-              + e.getMessage());
+              Finding.GATEWAY_UNREACHABLE,
+              "the gateway could not be asked for the charge under gateway key "
+                  + payment.gatewayKey()
+                  + ": "
+                  + e.getMessage())
+          .saying("no answer: " + e.getMessage());
     }
+    String said = said(payment, charge);
+    return decide(claim, payment, claimedAgo, charge).saying(said);
+  }
+
+  /** What the gateway answered about the payment's gateway key, in words for the timeline. */
+  private static String said(Payment payment, Optional<PaymentGateway.ChargeDetails> charge) {
+    if (charge.isEmpty()) {
+      return "no charge under gateway key " + payment.gatewayKey();
+    }
+    PaymentGateway.ChargeDetails found = charge.get();
+    return (found.succeeded() ? "succeeded" : "declined")
+        + " charge "
+        + found.chargeId()
+        + " of "
+        + found.amount()
+        + " "
+        + found.currency()
+        + " for order "
+        + found.orderReference()
+        + " under gateway key "
+        + payment.gatewayKey();
+  }
+
+  private Check decide(
+      ClaimedKey claim,
+      Payment payment,
+      Duration claimedAgo,
+      Optional<PaymentGateway.ChargeDetails> charge) {
     if (charge.isEmpty()) {
       if (claimedAgo.compareTo(gatewayKeyRetention) > 0) {
         return new Check(
@@ -247,7 +299,10 @@ public class DefaultReconciliation implements Reconciliation {
                 + payment.orderId()
                 + " and resolve the key as charged or not charged");
       }
-      payments.abandon(payment.id());
+      payments.abandon(
+          payment.id(),
+          Timeline.RECONCILIATION,
+          "the gateway has no charge under gateway key " + payment.gatewayKey());
       return release(claim);
     }
     List<String> differences = charge.get().differencesFrom(payment);
@@ -299,6 +354,27 @@ public class DefaultReconciliation implements Reconciliation {
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not record the check of a payments.charge key", e);
     }
+  }
+
+  /**
+   * Every check goes to the key's timeline, append-only, in a transaction of its own (the key's
+   * last_check keeps only the last): what was found and what the gateway said. A failure is logged
+   * by {@link Timeline} and changes nothing here.
+   */
+  private void written(ClaimedKey claim, Check check) {
+    String detail =
+        check.finding()
+            + ": "
+            + check.detail()
+            + (check.gatewaySaid() == null ? "" : ". The gateway said: " + check.gatewaySaid());
+    timeline.alone(
+        claim.tenant(),
+        claim.key(),
+        check.payment() == null ? null : check.payment().id(),
+        TimelineEntry.Kind.RECONCILIATION_CHECK,
+        Timeline.RECONCILIATION,
+        detail,
+        null);
   }
 
   private void fire(Finding finding) {

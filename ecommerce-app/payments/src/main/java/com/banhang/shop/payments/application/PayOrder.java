@@ -6,6 +6,7 @@ import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.ProblemDetails;
+import com.banhang.shop.payments.api.TimelineEntry.Kind;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,6 +14,8 @@ import jakarta.transaction.Transactional;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -58,6 +61,7 @@ public class PayOrder {
   @Inject OneTransaction transaction;
   @Inject IdempotentRequest currentRequest;
   @Inject IdempotencyKeys keys;
+  @Inject Timeline timeline;
 
   /**
    * Pays the order under the request's claim of its key.
@@ -82,23 +86,49 @@ public class PayOrder {
     }
     Payment payment = payments.startPayment(command, claim);
     PaymentGateway.Charge charge;
+    List<PaymentGateway.FailedTry> failedTries = new ArrayList<>();
     try {
-      charge = gateway.charge(PaymentGateway.ChargeRequest.of(payment));
+      charge = gateway.charge(PaymentGateway.ChargeRequest.of(payment), failedTries::add);
     } catch (GatewayOutcomeUnknownException e) {
+      tried(payment, failedTries);
       throw unknown(payment, "the payment gateway did not confirm payment %s in time", e);
     } catch (GatewayUnavailableException | GatewayRefusedException e) {
-      abandon(payment);
+      tried(payment, failedTries);
+      abandon(payment, e);
       throw e;
     }
+    tried(payment, failedTries);
     try {
       return transaction.run(
-          () -> currentRequest.complete(answer(payments.recordCharge(payment.id(), charge))));
+          () -> {
+            timeline.inTransaction(payment, Kind.GATEWAY_ANSWERED, Timeline.SHOP, answered(charge));
+            Payment settled = payments.recordCharge(payment.id(), charge, Timeline.SHOP);
+            // The key is completed last (docs/sqlserver.md, "The key is written last").
+            return currentRequest.complete(answer(settled));
+          });
     } catch (ClaimLostException e) {
       throw e;
     } catch (RuntimeException e) {
       // The gateway answered but its answer could not be recorded: releasing the key now would
       // orphan the PENDING attempt. Leave it to reconciliation, which asks the gateway again.
       throw unknown(payment, "payment %s was answered by the gateway but not recorded", e);
+    }
+  }
+
+  /** What the gateway answered, in words for the timeline. */
+  private static String answered(PaymentGateway.Charge charge) {
+    return charge.succeeded()
+        ? "the gateway charged: charge " + charge.chargeId()
+        : "the gateway declined the card: charge " + charge.chargeId();
+  }
+
+  /**
+   * The failed tries of the call, each with the time it was sent, in a transaction of its own:
+   * written after the call, since no transaction may be open across it.
+   */
+  private void tried(Payment payment, List<PaymentGateway.FailedTry> failedTries) {
+    for (PaymentGateway.FailedTry failed : failedTries) {
+      timeline.alone(payment, Kind.GATEWAY_TRY_FAILED, Timeline.SHOP, failed.what(), failed.at());
     }
   }
 
@@ -113,7 +143,17 @@ public class PayOrder {
    */
   @Transactional
   public Payment completeClaim(ClaimedKey claim, String paymentId, PaymentGateway.Charge charge) {
-    Payment payment = payments.recordCharge(paymentId, charge);
+    return completeClaim(claim, paymentId, charge, Timeline.RECONCILIATION);
+  }
+
+  /**
+   * As {@link #completeClaim(ClaimedKey, String, PaymentGateway.Charge)}, with the settlement
+   * written to the payment's timeline by {@code actor} (an operator's resolution).
+   */
+  @Transactional
+  public Payment completeClaim(
+      ClaimedKey claim, String paymentId, PaymentGateway.Charge charge, String actor) {
+    Payment payment = payments.recordCharge(paymentId, charge, actor);
     keys.complete(claim, answer(payment));
     return payment;
   }
@@ -168,15 +208,32 @@ public class PayOrder {
   }
 
   /** Certainly not charged; if even that cannot be recorded, reconciliation will find out. */
-  private void abandon(Payment payment) {
+  private void abandon(Payment payment, RuntimeException why) {
     try {
-      payments.abandon(payment.id());
+      payments.abandon(
+          payment.id(),
+          Timeline.SHOP,
+          why instanceof GatewayRefusedException
+              ? "the processor refused the request (" + why.getMessage() + "): nothing was charged"
+              : "certainly not charged (" + why.getMessage() + ")");
     } catch (RuntimeException e) {
       throw unknown(payment, "payment %s could not be settled", e);
     }
   }
 
-  private static OutcomeUnknownException unknown(Payment payment, String detail, Exception cause) {
-    return new OutcomeUnknownException(OUTCOME_UNKNOWN, String.format(detail, payment.id()), cause);
+  /**
+   * The outcome is unknown: the key stays processing for reconciliation. Written to the timeline in
+   * a transaction of its own (nothing else is written here), before the 504 is answered.
+   */
+  private OutcomeUnknownException unknown(Payment payment, String detail, Exception cause) {
+    String message = String.format(detail, payment.id());
+    timeline.alone(
+        payment,
+        Kind.OUTCOME_UNKNOWN,
+        Timeline.SHOP,
+        message
+            + (cause == null || cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")")
+            + "; the customer is answered 504 and the key waits for reconciliation");
+    return new OutcomeUnknownException(OUTCOME_UNKNOWN, message, cause);
   }
 }

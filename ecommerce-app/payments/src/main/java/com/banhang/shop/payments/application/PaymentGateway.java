@@ -1,9 +1,11 @@
 package com.banhang.shop.payments.application;
 
 import com.banhang.shop.payments.domain.model.Payment;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The card processor, as the payments context needs it. Every call carries the payment's gateway
@@ -21,6 +23,25 @@ public interface PaymentGateway {
    * @throws GatewayRefusedException when the processor refused the request itself
    */
   Charge charge(ChargeRequest request);
+
+  /**
+   * As {@link #charge(ChargeRequest)}, telling {@code failedTries} of every try of this call that
+   * failed (a timeout, a 5xx, a refused connection...), once the call has ended, whatever it ended
+   * with: the payment timeline shows them, since the retries hide them from the answer. An adapter
+   * that does not retry tells nothing.
+   */
+  default Charge charge(ChargeRequest request, Consumer<FailedTry> failedTries) {
+    return charge(request);
+  }
+
+  /**
+   * One try of a charge call that failed.
+   *
+   * @param at when the try was sent (or refused before being sent)
+   * @param what how it failed, in words: a timeout, the status, a refused connection, and whether
+   *     it may have reached the processor
+   */
+  record FailedTry(Instant at, String what) {}
 
   /**
    * The charge made under a gateway key, if any, with its amount, currency and order reference: the

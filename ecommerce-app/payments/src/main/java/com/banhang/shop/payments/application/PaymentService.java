@@ -3,6 +3,7 @@ package com.banhang.shop.payments.application;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
+import com.banhang.shop.payments.api.TimelineEntry.Kind;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
 import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
@@ -24,6 +25,7 @@ public class PaymentService {
   @Inject PaymentRepository payments;
   @Inject PayableOrders orders;
   @Inject GatewayKeys gatewayKeys;
+  @Inject Timeline timeline;
 
   /**
    * Checks the order and commits a PENDING attempt for {@code claim} before anything is sent to the
@@ -52,6 +54,22 @@ public class PaymentService {
             claim.key(),
             claim.attempt());
     payments.add(payment);
+    timeline.inTransaction(
+        payment,
+        Kind.ATTEMPT_STARTED,
+        Timeline.CUSTOMER,
+        "attempt "
+            + claim.attempt()
+            + " of the key: "
+            + payment.amount()
+            + " "
+            + payment.currency()
+            + " for order "
+            + payment.orderId()
+            + " with "
+            + payment.paymentMethod()
+            + ", committed PENDING before the gateway is called, under gateway key "
+            + payment.gatewayKey());
     return payment;
   }
 
@@ -86,10 +104,13 @@ public class PaymentService {
    * as possible (on SQL Server at most 5 s, then 503; docs/sqlserver.md, "The key is written
    * last").
    *
+   * <p>The settlement is written to the payment's timeline in the same transaction, by {@code
+   * actor} (docs/payments.md, "The payment timeline").
+   *
    * @return the settled payment, or the unchanged one if it was already settled (by another node)
    */
   @Transactional(Transactional.TxType.MANDATORY)
-  public Payment recordCharge(String paymentId, PaymentGateway.Charge charge) {
+  public Payment recordCharge(String paymentId, PaymentGateway.Charge charge, String actor) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() != Payment.Status.PENDING) {
@@ -102,16 +123,35 @@ public class PaymentService {
       payment.decline(charge.chargeId());
     }
     payments.flush();
+    timeline.inTransaction(
+        payment,
+        charge.succeeded() ? Kind.CAPTURED : Kind.DECLINED,
+        actor,
+        charge.succeeded()
+            ? "recorded as captured by charge "
+                + charge.chargeId()
+                + ": order "
+                + payment.orderId()
+                + " paid"
+            : "recorded as declined by charge " + charge.chargeId() + ": nothing was taken");
     return payment;
   }
 
-  /** The gateway certainly did not charge: the attempt lets go of the order. */
+  /**
+   * The gateway certainly did not charge: the attempt lets go of the order. Written to the
+   * payment's timeline in the same transaction, by {@code actor}, saying {@code why}.
+   */
   @Transactional
-  public Payment abandon(String paymentId) {
+  public Payment abandon(String paymentId, String actor, String why) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() == Payment.Status.PENDING) {
       payment.abandon();
+      timeline.inTransaction(
+          payment,
+          Kind.ABANDONED,
+          actor,
+          why + ": the attempt let go of order " + payment.orderId());
     }
     return payment;
   }

@@ -8,6 +8,7 @@ import static com.banhang.shop.payments.application.Fixtures.TENANT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -42,7 +43,15 @@ class DefaultPaymentResolutionTest {
   @Mock PayOrder payOrder;
 
   private final DefaultPaymentResolution resolution = new DefaultPaymentResolution();
-  private final IdempotencyRecord key = Fixtures.processing(Duration.ofHours(30));
+
+  /** A key reconciliation parked for an operator: one an operator may resolve. */
+  private final IdempotencyRecord key =
+      Fixtures.record(
+          IdempotencyRecord.Status.PROCESSING,
+          true,
+          Instant.now().minus(Duration.ofHours(30)),
+          "NEEDS_OPERATOR");
+
   private final ClaimedKey claim = key.claimedKey();
   private Payment payment;
 
@@ -69,7 +78,7 @@ class DefaultPaymentResolutionTest {
 
   /** completeClaim as PayOrder does it: records the charge on the payment. */
   private void completionCaptures() {
-    when(payOrder.completeClaim(any(), anyString(), any()))
+    when(payOrder.completeClaim(any(), anyString(), any(), anyString()))
         .thenAnswer(
             call -> {
               PaymentGateway.Charge recorded = call.getArgument(2);
@@ -93,7 +102,9 @@ class DefaultPaymentResolutionTest {
       assertThat(result.paymentId()).isEqualTo(payment.id());
       assertThat(result.orderId()).isEqualTo(ORDER);
       assertThat(result.message()).contains(CHARGE).doesNotContain("override");
-      verify(payOrder).completeClaim(claim, payment.id(), new PaymentGateway.Charge(CHARGE, true));
+      verify(payOrder)
+          .completeClaim(
+              claim, payment.id(), new PaymentGateway.Charge(CHARGE, true), Timeline.OPERATOR);
       assertThat(payment.status()).isEqualTo(Payment.Status.CAPTURED);
     }
 
@@ -171,7 +182,9 @@ class DefaultPaymentResolutionTest {
 
       assertThat(result.result()).isEqualTo(Result.RESOLVED);
       assertThat(result.message()).contains("override");
-      verify(payOrder).completeClaim(claim, payment.id(), new PaymentGateway.Charge(CHARGE, true));
+      verify(payOrder)
+          .completeClaim(
+              claim, payment.id(), new PaymentGateway.Charge(CHARGE, true), Timeline.OPERATOR);
     }
 
     @Test
@@ -231,7 +244,7 @@ class DefaultPaymentResolutionTest {
     void aKeySettledMeanwhileIsRefused() {
       keyWithAttempt(payment);
       when(gateway.findCharge(CHARGE)).thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
-      when(payOrder.completeClaim(any(), anyString(), any()))
+      when(payOrder.completeClaim(any(), anyString(), any(), anyString()))
           .thenThrow(new ClaimLostException(claim));
 
       Resolution result = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false);
@@ -247,7 +260,7 @@ class DefaultPaymentResolutionTest {
     @Test
     void aPendingAttemptIsAbandonedAndTheKeyReleased() {
       keyWithAttempt(payment);
-      when(payments.abandon(payment.id()))
+      when(payments.abandon(eq(payment.id()), eq(Timeline.OPERATOR), anyString()))
           .thenAnswer(
               call -> {
                 payment.abandon();
@@ -260,9 +273,11 @@ class DefaultPaymentResolutionTest {
       assertThat(result.result()).isEqualTo(Result.RESOLVED);
       assertThat(result.paymentId()).isEqualTo(payment.id());
       assertThat(result.message()).contains("abandoned").contains("released");
-      verify(payments).abandon(payment.id());
+      verify(payments).abandon(eq(payment.id()), eq(Timeline.OPERATOR), anyString());
       verify(keys).release(claim);
-      verifyNoInteractions(gateway, payOrder);
+      // The gateway was asked first, by the payment's gateway key, and had nothing.
+      verify(gateway).findByKey(GATEWAY_KEY);
+      verifyNoInteractions(payOrder);
     }
 
     @Test
@@ -274,7 +289,7 @@ class DefaultPaymentResolutionTest {
 
       assertThat(result.result()).isEqualTo(Result.RESOLVED);
       assertThat(result.paymentId()).isNull();
-      verify(payments, never()).abandon(anyString());
+      verify(payments, never()).abandon(anyString(), anyString(), anyString());
       verify(keys).release(claim);
     }
 
@@ -305,7 +320,7 @@ class DefaultPaymentResolutionTest {
     @Test
     void anAttemptCapturedBetweenTheReadAndTheLockIsRefusedAndTheKeyKept() {
       keyWithAttempt(payment);
-      when(payments.abandon(payment.id()))
+      when(payments.abandon(eq(payment.id()), eq(Timeline.OPERATOR), anyString()))
           .thenAnswer(
               call -> {
                 payment.capture(CHARGE);
@@ -383,7 +398,7 @@ class DefaultPaymentResolutionTest {
 
     private void pendingAttemptAbandoned() {
       keyWithAttempt(payment);
-      when(payments.abandon(payment.id()))
+      when(payments.abandon(eq(payment.id()), eq(Timeline.OPERATOR), anyString()))
           .thenAnswer(
               call -> {
                 events.add("abandon");
@@ -471,9 +486,165 @@ class DefaultPaymentResolutionTest {
     }
   }
 
+  /**
+   * A key an operator may not resolve yet ({@code PaymentResolution.resolvable}), and a key whose
+   * payment the gateway charged or declined after all: refused, with why, and nothing changed.
+   */
+  @Nested
+  class Refusals {
+
+    private void keyIs(String lastCheck, Instant lockedUntil) {
+      when(keys.find(TENANT, PayOrder.OPERATION, KEY))
+          .thenReturn(
+              Optional.of(
+                  Fixtures.record(
+                      IdempotencyRecord.Status.PROCESSING, true, lockedUntil, lastCheck)));
+    }
+
+    @Test
+    void aKeyNobodyChecked_isRefusedBothWays_evenWithItsLeaseRunOut() {
+      keyIs(null, Instant.now().minusSeconds(600));
+
+      Resolution charged = resolution.resolveAsCharged(TENANT, KEY, CHARGE, true);
+      Resolution notCharged = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      for (Resolution refused : java.util.List.of(charged, notCharged)) {
+        assertThat(refused.result()).isEqualTo(Result.REFUSED);
+        assertThat(refused.message())
+            .contains("has not checked this key")
+            .contains("reconcile the key first")
+            .contains("Nothing was changed");
+      }
+      verifyNoInteractions(gateway);
+      verify(payments, never()).paymentOf(any());
+      assertNothingChanged();
+    }
+
+    @Test
+    void aKeyWhoseRequestMayStillRun_isRefusedBothWays_unlessItNeedsAnOperator() {
+      Instant lockedUntil = Instant.now().plusSeconds(60);
+      keyIs("GATEWAY_UNREACHABLE", lockedUntil);
+
+      Resolution charged = resolution.resolveAsCharged(TENANT, KEY, CHARGE, false);
+      Resolution notCharged = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      for (Resolution refused : java.util.List.of(charged, notCharged)) {
+        assertThat(refused.result()).isEqualTo(Result.REFUSED);
+        assertThat(refused.message())
+            .contains("GATEWAY_UNREACHABLE")
+            .contains("may still be running")
+            .contains(lockedUntil.toString());
+      }
+      verifyNoInteractions(gateway);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aKeyNeverCheckedWhoseLeaseRuns_isRefused() {
+      keyIs(null, Instant.now().plusSeconds(60));
+
+      Resolution refused = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(refused.result()).isEqualTo(Result.REFUSED);
+      assertThat(refused.message()).contains("has not checked").contains("may still be running");
+      verifyNoInteractions(gateway);
+      assertNothingChanged();
+    }
+
+    @Test
+    void aCheckedKeyWhoseLeaseRanOut_mayBeResolved() {
+      keyIs("GATEWAY_UNREACHABLE", Instant.now().minusSeconds(1));
+      when(payments.paymentOf(claim)).thenReturn(Optional.of(payment));
+      when(payments.abandon(eq(payment.id()), eq(Timeline.OPERATOR), anyString()))
+          .thenAnswer(
+              call -> {
+                payment.abandon();
+                return payment;
+              });
+      when(keys.release(claim)).thenReturn(true);
+
+      assertThat(resolution.resolveAsNotCharged(TENANT, KEY).result()).isEqualTo(Result.RESOLVED);
+    }
+
+    @Test
+    void notCharged_butTheGatewayHasASucceededChargeOfThisPayment_isRefused_sayingWhatItSaid() {
+      keyWithAttempt(payment);
+      when(gateway.findByKey(GATEWAY_KEY))
+          .thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
+
+      Resolution refused = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(refused.result()).isEqualTo(Result.REFUSED);
+      assertThat(refused.paymentId()).isEqualTo(payment.id());
+      assertThat(refused.message())
+          .contains(CHARGE)
+          .contains(String.valueOf(AMOUNT))
+          .contains("VND")
+          .contains(ORDER)
+          .contains("resolve the key as charged instead");
+      assertNothingChanged();
+    }
+
+    @Test
+    void notCharged_butTheGatewayDeclinedThisPayment_isRefused() {
+      keyWithAttempt(payment);
+      when(gateway.findByKey(GATEWAY_KEY))
+          .thenReturn(Optional.of(charge(false, AMOUNT, "VND", ORDER)));
+
+      Resolution refused = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(refused.result()).isEqualTo(Result.REFUSED);
+      assertThat(refused.message()).contains("declined").contains(CHARGE).contains("reconcile");
+      assertNothingChanged();
+    }
+
+    @Test
+    void notCharged_butTheGatewayHasAChargeThatIsNotThisPayments_isRefused() {
+      keyWithAttempt(payment);
+      when(gateway.findByKey(GATEWAY_KEY))
+          .thenReturn(Optional.of(charge(true, AMOUNT + 1, "VND", ORDER)));
+
+      Resolution refused = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(refused.result()).isEqualTo(Result.REFUSED);
+      assertThat(refused.message())
+          .contains(CHARGE)
+          .contains("not this payment's")
+          .contains(String.valueOf(AMOUNT + 1));
+      assertNothingChanged();
+    }
+
+    @Test
+    void notCharged_anAbandonedAttemptWhoseChargeLandedLate_isRefusedToo() {
+      payment.abandon();
+      keyWithAttempt(payment);
+      when(gateway.findByKey(GATEWAY_KEY))
+          .thenReturn(Optional.of(charge(true, AMOUNT, "VND", ORDER)));
+
+      Resolution refused = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(refused.result()).isEqualTo(Result.REFUSED);
+      assertThat(refused.message()).contains(CHARGE).contains("charged");
+      assertNothingChanged();
+    }
+
+    @Test
+    void notCharged_withTheGatewayUnavailable_fails_andNothingChanges() {
+      keyWithAttempt(payment);
+      when(gateway.findByKey(GATEWAY_KEY))
+          .thenThrow(new GatewayUnavailableException("circuit open", null));
+
+      Resolution failed = resolution.resolveAsNotCharged(TENANT, KEY);
+
+      assertThat(failed.result()).isEqualTo(Result.FAILED);
+      assertThat(failed.message()).contains("circuit open").contains("nothing was changed");
+      assertNothingChanged();
+    }
+  }
+
   private void assertNothingChanged() {
     verifyNoInteractions(payOrder);
-    verify(payments, never()).abandon(anyString());
+    verify(payments, never()).abandon(anyString(), anyString(), anyString());
     verify(keys, never()).release(any());
     verify(keys, never()).complete(any(), any());
   }

@@ -22,6 +22,7 @@ import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.shop.payments.api.ReconciliationChecked;
 import com.banhang.shop.payments.api.ReconciliationReport;
 import com.banhang.shop.payments.api.ReconciliationReport.Finding;
+import com.banhang.shop.payments.api.TimelineEntry;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.enterprise.event.Event;
 import java.time.Duration;
@@ -49,6 +50,7 @@ class DefaultReconciliationTest {
   @Mock Event<ReconciliationChecked> checks;
 
   private final DefaultReconciliation reconciliation = new DefaultReconciliation();
+  private final InMemoryTimeline timeline = new InMemoryTimeline();
   private Payment payment;
 
   @BeforeEach
@@ -58,6 +60,7 @@ class DefaultReconciliationTest {
     reconciliation.gateway = gateway;
     reconciliation.payOrder = payOrder;
     reconciliation.checks = checks;
+    reconciliation.timeline = InMemoryTimeline.timeline(timeline);
     reconciliation.batchSize = BATCH;
     reconciliation.gatewayKeyRetention = Duration.ofHours(24);
     reconciliation.defaultMinimumAge = MIN_AGE;
@@ -107,7 +110,7 @@ class DefaultReconciliationTest {
     assertThat(report.findings()).containsEntry(Finding.NEEDS_OPERATOR, 1);
     verify(keys).recordCheck(eq(claim), eq("NEEDS_OPERATOR"), contains(GATEWAY_KEY));
     verify(checks).fire(new ReconciliationChecked(Finding.NEEDS_OPERATOR));
-    verify(payments, never()).abandon(anyString());
+    verify(payments, never()).abandon(anyString(), anyString(), anyString());
     verify(keys, never()).release(any());
   }
 
@@ -191,7 +194,7 @@ class DefaultReconciliationTest {
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.findings()).containsEntry(Finding.RELEASED, 1);
-    verify(payments).abandon(payment.id());
+    verify(payments).abandon(eq(payment.id()), eq(Timeline.RECONCILIATION), anyString());
   }
 
   @Test
@@ -207,7 +210,7 @@ class DefaultReconciliationTest {
     ReconciliationReport report = reconciliation.reconcileDueKeys();
 
     assertThat(report.findings()).containsEntry(Finding.NEEDS_OPERATOR, 1);
-    verify(payments, never()).abandon(anyString());
+    verify(payments, never()).abandon(anyString(), anyString(), anyString());
     verify(keys, never()).release(any());
   }
 
@@ -222,6 +225,72 @@ class DefaultReconciliationTest {
     assertThat(report.findings()).containsEntry(Finding.FAILED, 1);
     verify(keys).recordCheck(eq(key.claimedKey()), eq("FAILED"), contains("boom"));
     verify(checks).fire(new ReconciliationChecked(Finding.FAILED));
+  }
+
+  @Test
+  void everyCheck_goesToTheKeysTimeline_withWhatTheGatewaySaid_whileLastCheckKeepsOnlyTheLast() {
+    IdempotencyRecord parked = Fixtures.processing(Duration.ofHours(30));
+    when(keys.find(TENANT, PayOrder.OPERATION, KEY)).thenReturn(Optional.of(parked));
+    when(payments.paymentOf(parked.claimedKey())).thenReturn(Optional.of(payment));
+    when(gateway.findByKey(GATEWAY_KEY))
+        .thenThrow(new GatewayUnavailableException("connection refused", null))
+        .thenReturn(Optional.empty());
+
+    reconciliation.reconcileKey(TENANT, KEY);
+    reconciliation.reconcileKey(TENANT, KEY);
+
+    assertThat(timeline.entries)
+        .extracting(PaymentTimeline.Entry::kind)
+        .containsOnly(TimelineEntry.Kind.RECONCILIATION_CHECK)
+        .hasSize(2);
+    assertThat(timeline.entries.get(0).detail())
+        .startsWith("GATEWAY_UNREACHABLE")
+        .contains("connection refused");
+    assertThat(timeline.entries.get(1).detail())
+        .startsWith("NEEDS_OPERATOR")
+        .contains("The gateway said: no charge under gateway key " + GATEWAY_KEY);
+    assertThat(timeline.entries)
+        .allSatisfy(
+            e -> {
+              assertThat(e.actor()).isEqualTo(Timeline.RECONCILIATION);
+              assertThat(e.paymentId()).isEqualTo(payment.id());
+              assertThat(e.tenantId()).isEqualTo(TENANT);
+              assertThat(e.idempotencyKey()).isEqualTo(KEY);
+            });
+  }
+
+  @Test
+  void aSettlingCheck_andACheckOfAKeyWithoutAttempt_areOnTheTimelineToo() {
+    IdempotencyRecord charged = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(charged);
+    when(payments.paymentOf(charged.claimedKey())).thenReturn(Optional.of(payment));
+    PaymentGateway.ChargeDetails charge =
+        new PaymentGateway.ChargeDetails("ch_1", true, AMOUNT, "VND", ORDER, GATEWAY_KEY);
+    when(gateway.findByKey(GATEWAY_KEY)).thenReturn(Optional.of(charge));
+    when(payOrder.completeClaim(charged.claimedKey(), payment.id(), charge.charge()))
+        .thenAnswer(
+            call -> {
+              payment.capture("ch_1");
+              return payment;
+            });
+
+    reconciliation.reconcileDueKeys();
+
+    assertThat(timeline.entries).hasSize(1);
+    assertThat(timeline.entries.get(0).detail())
+        .startsWith("CAPTURED")
+        .contains("succeeded charge ch_1 of " + AMOUNT + " VND for order " + ORDER);
+  }
+
+  @Test
+  void aTimelineThatCannotBeWritten_changesNoFinding() {
+    timeline.failure = new IllegalStateException("timeline down");
+    IdempotencyRecord key = Fixtures.processing(Duration.ofMinutes(5));
+    runFinds(key);
+    when(payments.paymentOf(key.claimedKey())).thenReturn(Optional.empty());
+    when(keys.release(key.claimedKey())).thenReturn(true);
+
+    assertThat(reconciliation.reconcileDueKeys().findings()).containsEntry(Finding.RELEASED, 1);
   }
 
   @Test
@@ -361,7 +430,7 @@ class DefaultReconciliationTest {
     verify(checks, org.mockito.Mockito.times(3))
         .fire(new ReconciliationChecked(Finding.NEEDS_OPERATOR));
     verifyNoInteractions(payOrder);
-    verify(payments, never()).abandon(anyString());
+    verify(payments, never()).abandon(anyString(), anyString(), anyString());
     verify(keys, never()).release(any());
     verify(keys, never()).complete(any(), any());
   }

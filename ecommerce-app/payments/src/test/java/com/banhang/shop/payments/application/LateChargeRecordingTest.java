@@ -15,6 +15,7 @@ import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.payments.api.LateChargeChecked;
 import com.banhang.shop.payments.api.LateChargeReport;
 import com.banhang.shop.payments.api.LateChargeReport.Finding;
+import com.banhang.shop.payments.api.TimelineEntry;
 import com.banhang.shop.payments.domain.model.LateCharge;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
@@ -49,6 +50,7 @@ class LateChargeRecordingTest {
   private boolean inTransaction;
 
   private final DefaultLateChargeSweep service = new DefaultLateChargeSweep();
+  private final InMemoryTimeline timeline = new InMemoryTimeline();
   private Payment abandoned;
 
   @BeforeEach
@@ -57,6 +59,7 @@ class LateChargeRecordingTest {
     service.orders = orders;
     service.gateway = gateway;
     service.checks = checks;
+    service.timeline = InMemoryTimeline.timeline(timeline);
     service.gatewayKeyRetention = Duration.ofHours(24);
     service.recheck = Duration.ofMinutes(10);
     service.batchSize = 100;
@@ -90,6 +93,43 @@ class LateChargeRecordingTest {
   private void orderPaid(boolean paid) {
     when(orders.find("alice", "order-1"))
         .thenReturn(new PayableOrder("order-1", "alice", "VND", 1000, paid));
+  }
+
+  @Test
+  void everyFinding_isOnTheTimeline_aRecordedChargeInTheTransactionThatRecordsIt() {
+    orderPaid(false);
+
+    service.recordLateCharge(abandoned.id(), charge(true, 1000, "order-1"));
+
+    assertThat(timeline.kinds())
+        .containsExactly(TimelineEntry.Kind.LATE_CHARGE_CHECK, TimelineEntry.Kind.CAPTURED);
+    assertThat(timeline.entries.get(0).detail())
+        .startsWith("RECORDED")
+        .contains("succeeded charge ch_late of 1000 VND for order order-1");
+    assertThat(timeline.entries)
+        .allSatisfy(
+            e -> {
+              assertThat(e.actor()).isEqualTo(Timeline.LATE_CHARGE_SWEEP);
+              assertThat(e.paymentId()).isEqualTo(abandoned.id());
+              assertThat(e.idempotencyKey()).isEqualTo("k-1");
+            });
+  }
+
+  @Test
+  void aSweepThatFindsNothing_orCannotAsk_isOnTheTimelineToo() {
+    candidates();
+    when(gateway.findByKey(GATEWAY_KEY))
+        .thenReturn(Optional.empty())
+        .thenThrow(new GatewayUnavailableException("down", null));
+
+    service.sweep();
+    service.sweep();
+
+    assertThat(timeline.entries)
+        .extracting(PaymentTimeline.Entry::detail)
+        .satisfiesExactly(
+            d -> assertThat(d).startsWith("NOT_FOUND"),
+            d -> assertThat(d).startsWith("GATEWAY_UNREACHABLE").contains("down"));
   }
 
   @Test

@@ -17,9 +17,11 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotentRequest;
 import com.banhang.idempotency.OutcomeUnknownException;
+import com.banhang.shop.payments.api.TimelineEntry;
 import com.banhang.shop.payments.domain.model.Payment;
 import jakarta.persistence.PersistenceException;
 import jakarta.ws.rs.core.Response;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,6 +54,7 @@ class PayOrderTest {
   private boolean inTransaction;
 
   private final PayOrder payOrder = new PayOrder();
+  private final InMemoryTimeline timeline = new InMemoryTimeline();
   private Payment payment;
 
   @BeforeEach
@@ -60,6 +63,7 @@ class PayOrderTest {
     payOrder.gateway = gateway;
     payOrder.currentRequest = currentRequest;
     payOrder.keys = keys;
+    payOrder.timeline = InMemoryTimeline.timeline(timeline);
     payOrder.transaction =
         new OneTransaction() {
           @Override
@@ -83,7 +87,7 @@ class PayOrderTest {
   }
 
   private void gatewayAnswers(PaymentGateway.Charge charge) {
-    when(gateway.charge(PaymentGateway.ChargeRequest.of(payment)))
+    when(gateway.charge(eq(PaymentGateway.ChargeRequest.of(payment)), any()))
         .thenAnswer(
             call -> {
               assertThat(inTransaction).as("a transaction open across the gateway call").isFalse();
@@ -95,7 +99,7 @@ class PayOrderTest {
   void aChargeIsRecordedAndTheKeyCompletedInOneTransaction_neverOneOpenAtTheGateway() {
     claimedAndStarted();
     gatewayAnswers(CHARGED);
-    when(payments.recordCharge(payment.id(), CHARGED))
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.SHOP))
         .thenAnswer(
             call -> {
               assertThat(inTransaction).isTrue();
@@ -115,8 +119,8 @@ class PayOrderTest {
 
     InOrder order = inOrder(payments, gateway, currentRequest);
     order.verify(payments).startPayment(COMMAND, CLAIM);
-    order.verify(gateway).charge(PaymentGateway.ChargeRequest.of(payment));
-    order.verify(payments).recordCharge(payment.id(), CHARGED);
+    order.verify(gateway).charge(eq(PaymentGateway.ChargeRequest.of(payment)), any());
+    order.verify(payments).recordCharge(payment.id(), CHARGED, Timeline.SHOP);
     order.verify(currentRequest).complete(any());
     assertThat(answer.getValue().getStatus()).isEqualTo(201);
     assertThat(answer.getValue().getEntity()).isEqualTo(PaymentView.of(payment));
@@ -126,7 +130,7 @@ class PayOrderTest {
   void theGatewayIsAskedUnderTheAttemptsGatewayKeyForItsRequest() {
     claimedAndStarted();
     gatewayAnswers(CHARGED);
-    when(payments.recordCharge(payment.id(), CHARGED)).thenReturn(payment);
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.SHOP)).thenReturn(payment);
     when(currentRequest.complete(any())).thenReturn(Response.ok().build());
     payment.capture("ch_1");
 
@@ -134,8 +138,10 @@ class PayOrderTest {
 
     verify(gateway)
         .charge(
-            new PaymentGateway.ChargeRequest(
-                Fixtures.GATEWAY_KEY, Fixtures.AMOUNT, "VND", Fixtures.ORDER, "pm_card_ok"));
+            eq(
+                new PaymentGateway.ChargeRequest(
+                    Fixtures.GATEWAY_KEY, Fixtures.AMOUNT, "VND", Fixtures.ORDER, "pm_card_ok")),
+            any());
   }
 
   @Test
@@ -161,14 +167,78 @@ class PayOrderTest {
   }
 
   @Test
+  void
+      theFailedTries_goToTheTimelineWithTheirOwnTimes_afterTheCall_beforeTheAnswerInTheCompletion() {
+    claimedAndStarted();
+    Instant firstTry = Instant.parse("2026-12-06T03:00:00.120Z");
+    when(gateway.charge(eq(PaymentGateway.ChargeRequest.of(payment)), any()))
+        .thenAnswer(
+            call -> {
+              java.util.function.Consumer<PaymentGateway.FailedTry> tries = call.getArgument(1);
+              tries.accept(new PaymentGateway.FailedTry(firstTry, "timeout: read timed out"));
+              return CHARGED;
+            });
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.SHOP))
+        .thenAnswer(
+            call -> {
+              // The gateway's answer is written in the completion's transaction, before it.
+              assertThat(timeline.kinds())
+                  .containsExactly(
+                      TimelineEntry.Kind.GATEWAY_TRY_FAILED, TimelineEntry.Kind.GATEWAY_ANSWERED);
+              payment.capture("ch_1");
+              return payment;
+            });
+    when(currentRequest.complete(any())).thenReturn(Response.ok().build());
+
+    payOrder.pay(COMMAND);
+
+    PaymentTimeline.Entry tryFailed = timeline.of(TimelineEntry.Kind.GATEWAY_TRY_FAILED).get(0);
+    assertThat(tryFailed.at()).isEqualTo(firstTry);
+    assertThat(tryFailed.detail()).contains("timeout");
+    assertThat(tryFailed.actor()).isEqualTo(Timeline.SHOP);
+    assertThat(tryFailed.paymentId()).isEqualTo(payment.id());
+    assertThat(timeline.of(TimelineEntry.Kind.GATEWAY_ANSWERED).get(0).detail()).contains("ch_1");
+  }
+
+  @Test
+  void anUnknownOutcome_isOnTheTimeline_andAFailingTimelineChangesNoAnswer() {
+    claimedAndStarted();
+    when(gateway.charge(any(), any())).thenThrow(new GatewayOutcomeUnknownException("lost", null));
+
+    assertThatThrownBy(() -> payOrder.pay(COMMAND)).isInstanceOf(OutcomeUnknownException.class);
+    assertThat(timeline.kinds()).containsExactly(TimelineEntry.Kind.OUTCOME_UNKNOWN);
+    assertThat(timeline.entries.get(0).detail()).contains(payment.id()).contains("reconcil");
+
+    timeline.failure = new IllegalStateException("timeline table gone");
+    assertThatThrownBy(() -> payOrder.pay(COMMAND)).isInstanceOf(OutcomeUnknownException.class);
+  }
+
+  @Test
+  void aFailingTimeline_neverTurnsACaptureIntoAnError() {
+    claimedAndStarted();
+    gatewayAnswers(CHARGED);
+    timeline.failure = new IllegalStateException("timeline table gone");
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.SHOP))
+        .thenAnswer(
+            call -> {
+              payment.capture("ch_1");
+              return payment;
+            });
+    Response stored = Response.ok().build();
+    when(currentRequest.complete(any())).thenReturn(stored);
+
+    assertThat(payOrder.pay(COMMAND)).isSameAs(stored);
+  }
+
+  @Test
   void certainlyNotCharged_abandonsTheAttempt_andTheFailureReachesTheLibrary() {
     claimedAndStarted();
     GatewayUnavailableException unavailable = new GatewayUnavailableException("503", null);
-    when(gateway.charge(any())).thenThrow(unavailable);
+    when(gateway.charge(any(), any())).thenThrow(unavailable);
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND)).isSameAs(unavailable);
 
-    verify(payments).abandon(payment.id());
+    verify(payments).abandon(eq(payment.id()), eq(Timeline.SHOP), anyString());
     verify(currentRequest, never()).complete(any());
   }
 
@@ -176,18 +246,20 @@ class PayOrderTest {
   void aRefusal_abandonsTheAttempt_andTheRefusalReachesTheLibrary() {
     claimedAndStarted();
     GatewayRefusedException refused = new GatewayRefusedException("422");
-    when(gateway.charge(any())).thenThrow(refused);
+    when(gateway.charge(any(), any())).thenThrow(refused);
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND)).isSameAs(refused);
 
-    verify(payments).abandon(payment.id());
+    verify(payments).abandon(eq(payment.id()), eq(Timeline.SHOP), anyString());
   }
 
   @Test
   void anAbandonThatCannotBeWritten_isAnUnknownOutcome() {
     claimedAndStarted();
-    when(gateway.charge(any())).thenThrow(new GatewayUnavailableException("503", null));
-    doThrow(new PersistenceException("down")).when(payments).abandon(payment.id());
+    when(gateway.charge(any(), any())).thenThrow(new GatewayUnavailableException("503", null));
+    doThrow(new PersistenceException("down"))
+        .when(payments)
+        .abandon(eq(payment.id()), anyString(), anyString());
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND))
         .isInstanceOfSatisfying(
@@ -198,7 +270,7 @@ class PayOrderTest {
   @Test
   void anUnconfirmedCharge_leavesTheAttemptPending_asAnUnknownOutcome() {
     claimedAndStarted();
-    when(gateway.charge(any())).thenThrow(new GatewayOutcomeUnknownException("lost", null));
+    when(gateway.charge(any(), any())).thenThrow(new GatewayOutcomeUnknownException("lost", null));
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND))
         .isInstanceOfSatisfying(
@@ -208,20 +280,20 @@ class PayOrderTest {
               assertThat(e.getMessage()).contains(payment.id());
             });
 
-    verify(payments, never()).abandon(anyString());
-    verify(payments, never()).recordCharge(anyString(), any());
+    verify(payments, never()).abandon(anyString(), anyString(), anyString());
+    verify(payments, never()).recordCharge(anyString(), any(), anyString());
   }
 
   @Test
   void anAnswerThatCannotBeRecorded_isAnUnknownOutcome_neverARelease() {
     claimedAndStarted();
     gatewayAnswers(CHARGED);
-    when(payments.recordCharge(payment.id(), CHARGED))
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.SHOP))
         .thenThrow(new PersistenceException("connection lost"));
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND)).isInstanceOf(OutcomeUnknownException.class);
 
-    verify(payments, never()).abandon(anyString());
+    verify(payments, never()).abandon(anyString(), anyString(), anyString());
   }
 
   @Test
@@ -229,7 +301,7 @@ class PayOrderTest {
     claimedAndStarted();
     gatewayAnswers(CHARGED);
     payment.capture("ch_1");
-    when(payments.recordCharge(payment.id(), CHARGED)).thenReturn(payment);
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.SHOP)).thenReturn(payment);
     ClaimLostException lost = new ClaimLostException(CLAIM);
     when(currentRequest.complete(any())).thenThrow(lost);
 
@@ -242,7 +314,7 @@ class PayOrderTest {
     ArgumentCaptor<ClaimedKey> claim = ArgumentCaptor.forClass(ClaimedKey.class);
     when(payments.capturedEarlier(eq(COMMAND), claim.capture())).thenReturn(Optional.empty());
     when(payments.startPayment(eq(COMMAND), any())).thenReturn(payment);
-    when(gateway.charge(any())).thenThrow(new GatewayOutcomeUnknownException("lost", null));
+    when(gateway.charge(any(), any())).thenThrow(new GatewayOutcomeUnknownException("lost", null));
 
     assertThatThrownBy(() -> payOrder.pay(COMMAND)).isInstanceOf(OutcomeUnknownException.class);
 
@@ -254,7 +326,7 @@ class PayOrderTest {
 
   @Test
   void reconciliationAndOperators_recordTheChargeThenCompleteTheClaimWithTheSameAnswer() {
-    when(payments.recordCharge(payment.id(), CHARGED))
+    when(payments.recordCharge(payment.id(), CHARGED, Timeline.RECONCILIATION))
         .thenAnswer(
             call -> {
               payment.capture("ch_1");
@@ -264,7 +336,7 @@ class PayOrderTest {
     assertThat(payOrder.completeClaim(CLAIM, payment.id(), CHARGED)).isSameAs(payment);
 
     InOrder order = inOrder(payments, keys);
-    order.verify(payments).recordCharge(payment.id(), CHARGED);
+    order.verify(payments).recordCharge(payment.id(), CHARGED, Timeline.RECONCILIATION);
     ArgumentCaptor<Response> answer = ArgumentCaptor.forClass(Response.class);
     order.verify(keys).complete(eq(CLAIM), answer.capture());
     assertThat(answer.getValue().getStatus()).isEqualTo(201);

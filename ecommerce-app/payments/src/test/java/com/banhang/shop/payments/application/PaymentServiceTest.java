@@ -12,6 +12,7 @@ import static org.mockito.Mockito.when;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
+import com.banhang.shop.payments.api.TimelineEntry;
 import com.banhang.shop.payments.domain.model.Payment;
 import com.banhang.shop.payments.domain.model.PaymentRepository;
 import java.util.Base64;
@@ -35,6 +36,7 @@ class PaymentServiceTest {
   @Mock PayableOrders orders;
 
   private final PaymentService service = new PaymentService();
+  private final InMemoryTimeline timeline = new InMemoryTimeline();
   private final GatewayKeys keys =
       GatewayKeys.withSecret(Base64.getEncoder().encodeToString(new byte[32]));
 
@@ -43,6 +45,7 @@ class PaymentServiceTest {
     service.payments = repository;
     service.orders = orders;
     service.gatewayKeys = keys;
+    service.timeline = InMemoryTimeline.timeline(timeline);
   }
 
   private Payment start(String paymentMethod) {
@@ -93,7 +96,8 @@ class PaymentServiceTest {
     Payment payment = earlier("pm_card_ok");
     when(repository.lock(payment.id())).thenReturn(Optional.of(payment));
 
-    Payment recorded = service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_1", true));
+    Payment recorded =
+        service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_1", true), Timeline.SHOP);
 
     assertThat(recorded.status()).isEqualTo(Payment.Status.CAPTURED);
     assertThat(recorded.gatewayChargeId()).isEqualTo("ch_1");
@@ -108,12 +112,61 @@ class PaymentServiceTest {
     Payment payment = earlier("pm_card_ok");
     when(repository.lock(payment.id())).thenReturn(Optional.of(payment));
 
-    service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_d", false));
-    Payment again = service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_2", true));
+    service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_d", false), Timeline.SHOP);
+    Payment again =
+        service.recordCharge(payment.id(), new PaymentGateway.Charge("ch_2", true), Timeline.SHOP);
 
     assertThat(again.status()).isEqualTo(Payment.Status.DECLINED);
     assertThat(again.gatewayChargeId()).isEqualTo("ch_d");
     verify(orders, never()).markPaid(anyString(), anyString());
     verify(repository, times(1)).flush();
+    // Only the settlement that happened is on the timeline, once.
+    assertThat(timeline.kinds()).containsExactly(TimelineEntry.Kind.DECLINED);
+  }
+
+  @Test
+  void theAttemptsStart_itsSettlement_andItsAbandon_areOnItsTimeline_byWhoDidThem() {
+    when(repository.findLatestByKey("alice", "k-1")).thenReturn(Optional.empty());
+    Payment started = start("pm_card_ok");
+    when(repository.lock(started.id())).thenReturn(Optional.of(started));
+
+    service.recordCharge(
+        started.id(), new PaymentGateway.Charge("ch_1", true), Timeline.RECONCILIATION);
+    service.abandon(started.id(), Timeline.SHOP, "too late");
+
+    assertThat(timeline.entries)
+        .extracting(PaymentTimeline.Entry::kind, PaymentTimeline.Entry::actor)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                TimelineEntry.Kind.ATTEMPT_STARTED, Timeline.CUSTOMER),
+            org.assertj.core.groups.Tuple.tuple(
+                TimelineEntry.Kind.CAPTURED, Timeline.RECONCILIATION));
+    PaymentTimeline.Entry first = timeline.entries.get(0);
+    assertThat(first.tenantId()).isEqualTo("alice");
+    assertThat(first.idempotencyKey()).isEqualTo("k-1");
+    assertThat(first.paymentId()).isEqualTo(started.id());
+    assertThat(first.detail()).contains("attempt 2").contains(started.gatewayKey());
+    assertThat(timeline.entries.get(1).detail()).contains("ch_1");
+  }
+
+  @Test
+  void anAbandonIsOnTheTimeline_andAFailingTimelineNeverFailsTheBusinessChange() {
+    Payment payment = earlier("pm_card_ok");
+    when(repository.lock(payment.id())).thenReturn(Optional.of(payment));
+    timeline.failure = new IllegalStateException("timeline down");
+
+    assertThat(service.abandon(payment.id(), Timeline.SHOP, "certainly not charged").status())
+        .isEqualTo(Payment.Status.ABANDONED);
+
+    timeline.failure = null;
+    Payment other = new Payment("alice", "order-2", 1000, "VND", "pm_card_ok", OLD_KEY, "k-2", 1);
+    when(repository.lock(other.id())).thenReturn(Optional.of(other));
+    service.abandon(other.id(), Timeline.RECONCILIATION, "no charge under the key");
+    assertThat(timeline.entries).hasSize(1);
+    assertThat(timeline.entries.get(0).kind()).isEqualTo(TimelineEntry.Kind.ABANDONED);
+    assertThat(timeline.entries.get(0).actor()).isEqualTo(Timeline.RECONCILIATION);
+    assertThat(timeline.entries.get(0).detail())
+        .contains("no charge under the key")
+        .contains("order-2");
   }
 }

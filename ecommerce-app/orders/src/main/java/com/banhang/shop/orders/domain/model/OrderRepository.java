@@ -13,4 +13,10 @@ public interface OrderRepository {
   void add(Order order);
 
   Optional<Order> find(String tenantId, String orderId);
+
+  /**
+   * The ids of the orders of any tenant whose merchant order id is exactly {@code merchantOrderId},
+   * newest first, at most {@code limit}: for operators, who search across tenants.
+   */
+  java.util.List<String> idsByMerchantOrderId(String merchantOrderId, int limit);
 }

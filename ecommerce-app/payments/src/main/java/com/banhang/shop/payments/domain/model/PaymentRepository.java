@@ -14,6 +14,9 @@ public interface PaymentRepository {
 
   Optional<Payment> find(String tenantId, String paymentId);
 
+  /** An attempt by its id, whatever its tenant: for operators only. */
+  Optional<Payment> find(String paymentId);
+
   /** The attempt, locked for update, so that concurrent reconcilers settle it once. */
   Optional<Payment> lock(String paymentId);
 

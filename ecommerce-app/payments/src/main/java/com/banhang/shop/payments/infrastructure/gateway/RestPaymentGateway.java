@@ -5,7 +5,11 @@ import com.banhang.shop.payments.application.GatewayUnavailableException;
 import com.banhang.shop.payments.application.PaymentGateway;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
@@ -18,19 +22,50 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 @ApplicationScoped
 public class RestPaymentGateway implements PaymentGateway {
 
+  private static final Logger LOG = Logger.getLogger(RestPaymentGateway.class.getName());
+
   @Inject RetryingGatewayClient client;
 
   @Override
   public PaymentGateway.Charge charge(PaymentGateway.ChargeRequest request) {
+    return charge(request, failed -> {});
+  }
+
+  /**
+   * The tries that failed are told after the call, from the call's side channel ({@link
+   * RetryingGatewayClient.SentRequests}): Fault Tolerance keeps them from the caller otherwise.
+   */
+  @Override
+  public PaymentGateway.Charge charge(
+      PaymentGateway.ChargeRequest request, Consumer<PaymentGateway.FailedTry> failedTries) {
     RetryingGatewayClient.SentRequests sent = new RetryingGatewayClient.SentRequests();
+    RuntimeException failure = null;
     try {
       return client.charge(request, sent);
     } catch (GatewayCallFailedException | FaultToleranceException e) {
+      failure = e;
       throw classify(e, sent);
     } catch (GatewayChargeMismatchException e) {
       // A charge under our key that our request did not make: never recorded, left to an operator
       // through reconciliation, which finds the same charge and refuses it too.
       throw new GatewayOutcomeUnknownException(e.getMessage(), e);
+    } finally {
+      tell(failedTries, sent.failedTries(failure));
+    }
+  }
+
+  /**
+   * Telling the caller of the failed tries must never change what the call answered: a listener
+   * that throws is logged.
+   */
+  private static void tell(
+      Consumer<PaymentGateway.FailedTry> failedTries, List<PaymentGateway.FailedTry> tries) {
+    for (PaymentGateway.FailedTry failed : tries) {
+      try {
+        failedTries.accept(failed);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "a listener of the gateway's failed tries failed; ignored", e);
+      }
     }
   }
 

@@ -13,6 +13,7 @@ import java.net.ConnectException;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,8 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
@@ -351,8 +354,18 @@ public class RetryingGatewayClient {
     private final AtomicInteger sent = new AtomicInteger();
     private final AtomicInteger certainlyNotCharged = new AtomicInteger();
 
+    /** Each try that handed a request to the HTTP client, in order, and how it failed if it did. */
+    private final List<Try> tries = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** One try: when it was sent, and how it failed (null while it has not failed). */
+    private static final class Try {
+      final Instant at = Instant.now();
+      volatile String failure;
+    }
+
     /** A try is about to hand its request to the HTTP client: from now on it may charge. */
     void sending() {
+      tries.add(new Try());
       sent.incrementAndGet();
     }
 
@@ -360,6 +373,13 @@ public class RetryingGatewayClient {
     void failed(GatewayCallFailedException failure) {
       if (!failure.mayHaveCharged()) {
         certainlyNotCharged.incrementAndGet();
+      }
+      for (int i = tries.size() - 1; i >= 0; i--) {
+        Try last = tries.get(i);
+        if (last.failure == null) {
+          last.failure = describe(failure);
+          return;
+        }
       }
     }
 
@@ -371,6 +391,60 @@ public class RetryingGatewayClient {
     /** Tries that handed a request to the HTTP client. */
     public int sent() {
       return sent.get();
+    }
+
+    /**
+     * The tries of the ended call that failed, in order, for the payment's timeline. {@code
+     * failure} is how the call ended (null: it answered, and its last try is the answer). A sent
+     * try that recorded no failure and is not the answer was ended by Fault Tolerance's timeout; a
+     * call refused by an open circuit or a full bulkhead adds the try that was never sent.
+     */
+    List<PaymentGateway.FailedTry> failedTries(RuntimeException failure) {
+      List<PaymentGateway.FailedTry> failed = new ArrayList<>();
+      for (int i = 0; i < tries.size(); i++) {
+        Try one = tries.get(i);
+        boolean answered = failure == null && i == tries.size() - 1 && one.failure == null;
+        if (one.failure != null) {
+          failed.add(new PaymentGateway.FailedTry(one.at, one.failure));
+        } else if (!answered) {
+          failed.add(
+              new PaymentGateway.FailedTry(
+                  one.at, "timeout: no answer within the try's time limit (may have charged)"));
+        }
+      }
+      if (failure instanceof CircuitBreakerOpenException) {
+        failed.add(
+            new PaymentGateway.FailedTry(
+                Instant.now(), "not sent: the circuit breaker is open (certainly not charged)"));
+      } else if (failure instanceof BulkheadException) {
+        failed.add(
+            new PaymentGateway.FailedTry(
+                Instant.now(),
+                "not sent: too many calls to the gateway at once (certainly not charged)"));
+      }
+      return failed;
+    }
+
+    /** A failed try in words: a timeout, a 5xx, a refused connection, and what it may have done. */
+    static String describe(GatewayCallFailedException failure) {
+      String how = failure.getMessage();
+      for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
+        if (t instanceof java.net.SocketTimeoutException) {
+          how = "timeout: " + how;
+          break;
+        }
+        if (t instanceof ConnectException) {
+          how = "connection refused: " + how;
+          break;
+        }
+        if (t.getCause() == t) {
+          break;
+        }
+      }
+      return how
+          + (failure.mayHaveCharged()
+              ? " (may have reached the processor)"
+              : " (certainly not charged)");
     }
   }
 }

@@ -1,5 +1,6 @@
 package com.banhang.shop.payments.infrastructure.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
@@ -55,6 +56,28 @@ class RestPaymentGatewayTest {
               }
               throw end;
             });
+  }
+
+  @Test
+  void theFailedTriesAreToldAfterTheCall_evenWhenItFailed_andAListenerThatThrowsChangesNothing() {
+    triesThenThrow(new CircuitBreakerOpenException("open"), false, true);
+    java.util.List<PaymentGateway.FailedTry> told = new java.util.ArrayList<>();
+
+    assertThatThrownBy(() -> gateway.charge(REQUEST, told::add))
+        .isInstanceOf(GatewayOutcomeUnknownException.class);
+    assertThat(told).hasSize(3);
+    assertThat(told.get(0).what()).contains("certainly not charged");
+    assertThat(told.get(1).what()).contains("may have reached");
+    assertThat(told.get(2).what()).contains("circuit breaker is open");
+
+    assertThatThrownBy(
+            () ->
+                gateway.charge(
+                    REQUEST,
+                    failed -> {
+                      throw new IllegalStateException("listener broken");
+                    }))
+        .isInstanceOf(GatewayOutcomeUnknownException.class);
   }
 
   @Test

@@ -25,10 +25,13 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertificateException;
+import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -129,6 +132,48 @@ class RetryingGatewayClientTest {
     verify(failedCalls).fire(new GatewayCallFailed(GatewayCallFailed.CHARGE, true));
     assertThat(sent.sent()).isEqualTo(1);
     assertThat(sent.mayHaveCharged()).isTrue();
+  }
+
+  @Test
+  void theFailedTriesOfACall_sayHowEachFailed_forTheTimeline() {
+    Response lost = answer(504, null);
+    Response unavailable = answer(503, null);
+    Response charged = answer(201, charge("succeeded"));
+    when(client.create(anyString(), any()))
+        .thenThrow(new ProcessingException(new ConnectException("Connection refused")))
+        .thenReturn(lost)
+        .thenReturn(unavailable)
+        .thenReturn(charged);
+
+    // Fault Tolerance would make these four tries of one call; here each is called as it would.
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(() -> retryingClient.charge(REQUEST, sent))
+          .isInstanceOf(GatewayCallFailedException.class);
+    }
+    retryingClient.charge(REQUEST, sent);
+
+    List<PaymentGateway.FailedTry> failed = sent.failedTries(null);
+    assertThat(failed).hasSize(3);
+    assertThat(failed.get(0).what()).startsWith("connection refused").contains("certainly not");
+    assertThat(failed.get(1).what()).contains("504").contains("may have reached");
+    assertThat(failed.get(2).what()).contains("unavailable before charging");
+    assertThat(failed).allSatisfy(t -> assertThat(t.at()).isNotNull());
+  }
+
+  @Test
+  void aTryEndedByFaultTolerance_isATimeout_andARefusedTryIsNotSent() {
+    Response charged = answer(201, charge("succeeded"));
+    when(client.create(anyString(), any())).thenReturn(charged);
+    retryingClient.charge(REQUEST, sent);
+
+    // The call then ended with Fault Tolerance's timeout: its last try never answered in time.
+    assertThat(sent.failedTries(new TimeoutException()))
+        .singleElement()
+        .satisfies(t -> assertThat(t.what()).startsWith("timeout"));
+    assertThat(
+            new RetryingGatewayClient.SentRequests().failedTries(new CircuitBreakerOpenException()))
+        .singleElement()
+        .satisfies(t -> assertThat(t.what()).contains("not sent").contains("circuit"));
   }
 
   @Test

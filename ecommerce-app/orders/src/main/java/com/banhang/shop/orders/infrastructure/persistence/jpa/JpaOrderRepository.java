@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
+import java.util.List;
 import java.util.Optional;
 
 @ApplicationScoped
@@ -37,6 +38,25 @@ public class JpaOrderRepository implements OrderRepository {
     return order != null && order.tenantId().equals(tenantId)
         ? Optional.of(order)
         : Optional.empty();
+  }
+
+  /**
+   * A seek on ix_shop_order_merchant_order_id (V13): the unique index leads with the tenant, which
+   * an operator's search does not know. A page of no rows is answered without a query: EclipseLink
+   * reads {@code setMaxResults(0)} as no limit at all.
+   */
+  @Override
+  public List<String> idsByMerchantOrderId(String merchantOrderId, int limit) {
+    if (limit < 1 || merchantOrderId == null || merchantOrderId.isEmpty()) {
+      return List.of();
+    }
+    return em.createQuery(
+            "SELECT o.id FROM Order o WHERE o.merchantOrderId = :merchantOrderId"
+                + " ORDER BY o.createdAt DESC, o.id DESC",
+            String.class)
+        .setParameter("merchantOrderId", merchantOrderId)
+        .setMaxResults(limit)
+        .getResultList();
   }
 
   /** SQLSTATE class 23: an integrity constraint (here: the unique index) refused the row. */

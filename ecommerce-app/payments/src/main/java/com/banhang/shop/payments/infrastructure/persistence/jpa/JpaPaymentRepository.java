@@ -114,6 +114,11 @@ public class JpaPaymentRepository implements PaymentRepository {
   }
 
   @Override
+  public Optional<Payment> find(String paymentId) {
+    return Optional.ofNullable(em.find(Payment.class, paymentId));
+  }
+
+  @Override
   public Optional<Payment> lock(String paymentId) {
     return Optional.ofNullable(em.find(Payment.class, paymentId, LockModeType.PESSIMISTIC_WRITE));
   }

@@ -1,0 +1,134 @@
+package com.banhang.shop.payments.infrastructure.persistence.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.internal.parser.ParsingContext;
+import org.flywaydb.core.internal.resource.filesystem.FileSystemResource;
+import org.flywaydb.core.internal.sqlscript.SqlStatement;
+import org.flywaydb.core.internal.sqlscript.SqlStatementIterator;
+import org.flywaydb.database.sqlserver.SQLServerParser;
+import org.junit.jupiter.api.Test;
+
+/**
+ * V13 as the three databases get it. H2 and PostgreSQL run it in H2PaymentJdbcTest and
+ * PostgresPaymentJdbcTest; SQL Server's is read here offline, split into batches by Flyway's own
+ * SQL Server parser, since no SQL Server runs where this project is built. This proves what the
+ * script says, not that SQL Server accepts it.
+ */
+class PaymentTimelineScriptsTest {
+
+  private static final Path SQL = Path.of(System.getProperty("sql.dir", "../../sql"));
+  private static final String V13 = "V13__payment_timeline.sql";
+
+  /** The indexes the search and the timeline seek, by name and columns, on every database. */
+  private static final List<String> INDEXES =
+      List.of(
+          "ix_payment_timeline_key ON (dbo\\.)?payment_timeline \\(tenant_id, idempotency_key, id\\)",
+          "ix_payment_gateway_charge_id ON (dbo\\.)?payment \\(gateway_charge_id\\)",
+          "ix_payment_late_charge_id ON (dbo\\.)?payment \\(late_charge_id\\)",
+          "ix_payment_idempotency_key ON (dbo\\.)?payment \\(idempotency_key\\)",
+          "ix_payment_tenant_created ON (dbo\\.)?payment \\(tenant_id, created_at\\)",
+          "ix_shop_order_merchant_order_id ON (dbo\\.)?shop_order \\(merchant_order_id\\)");
+
+  @Test
+  void everyDatabase_getsTheTableAndEveryIndexTheLookupsSeek() throws Exception {
+    for (String vendor : List.of("h2", "postgresql", "sqlserver")) {
+      String script = withoutComments(Files.readString(SQL.resolve(vendor).resolve(V13)));
+      assertThat(script).as(vendor).containsPattern("(?i)CREATE TABLE (dbo\\.)?payment_timeline");
+      for (String index : INDEXES) {
+        assertThat(script).as(vendor).containsPattern("(?i)CREATE INDEX " + index);
+      }
+    }
+  }
+
+  @Test
+  void sqlServer_comparedColumnsAreNvarcharInTheBinaryCollation_asTheDriverSendsThem()
+      throws Exception {
+    String script = withoutComments(String.join("\n", sqlServerBatches()));
+    for (String column :
+        List.of(
+            "tenant_id\\s+nvarchar\\(100\\)",
+            "idempotency_key\\s+nvarchar\\(255\\)",
+            "payment_id\\s+nvarchar\\(36\\)",
+            "ALTER COLUMN gateway_charge_id nvarchar\\(100\\)",
+            "ALTER COLUMN late_charge_id nvarchar\\(100\\)",
+            "ALTER COLUMN merchant_order_id nvarchar\\(64\\)")) {
+      assertThat(script)
+          .containsPattern("(?i)" + column + "\\s+COLLATE\\s+Latin1_General_100_BIN2");
+    }
+  }
+
+  @Test
+  void sqlServer_dropsTheMerchantIndexBeforeChangingItsColumn_andRebuildsItUnchanged()
+      throws Exception {
+    List<String> batches = sqlServerBatches();
+    int drop = indexOf(batches, "DROP INDEX uq_shop_order_merchant");
+    int alter = indexOf(batches, "ALTER COLUMN merchant_order_id");
+    int rebuild = indexOf(batches, "CREATE UNIQUE INDEX uq_shop_order_merchant");
+    assertThat(drop).isLessThan(alter);
+    assertThat(alter).isLessThan(rebuild);
+    assertThat(withoutComments(batches.get(rebuild)))
+        .containsPattern(
+            "(?i)uq_shop_order_merchant ON dbo\\.shop_order \\(tenant_id, merchant_order_id\\)\\s+"
+                + "WHERE merchant_order_id IS NOT NULL");
+  }
+
+  @Test
+  void sqlServer_trigger_isAloneInItsBatch_letsNoRowThrough_andRefusesTheRest() throws Exception {
+    String trigger = null;
+    for (String batch : sqlServerBatches()) {
+      if (batch.contains("tr_payment_timeline_append_only")) {
+        trigger = withoutComments(batch).strip();
+      }
+    }
+    assertThat(trigger)
+        .matches(
+            "(?is)^CREATE\\s+OR\\s+ALTER\\s+TRIGGER\\s+dbo\\.tr_payment_timeline_append_only.*")
+        .containsPattern("(?i)INSTEAD\\s+OF\\s+UPDATE\\s*,\\s*DELETE")
+        .containsPattern(
+            "(?i)IF\\s+NOT\\s+EXISTS\\s*\\(\\s*SELECT\\s+1\\s+FROM\\s+deleted\\s*\\)\\s+RETURN;"
+                + "\\s+THROW\\s+50001");
+  }
+
+  @Test
+  void sqlServer_setsTheModuleOptionsFirst() throws Exception {
+    assertThat(withoutComments(sqlServerBatches().get(0)))
+        .containsPattern("(?i)SET\\s+ANSI_NULLS\\s+ON")
+        .containsPattern("(?i)SET\\s+QUOTED_IDENTIFIER\\s+ON");
+  }
+
+  private static List<String> sqlServerBatches() throws Exception {
+    SQLServerParser parser = new SQLServerParser(Flyway.configure(), new ParsingContext());
+    List<String> batches = new ArrayList<>();
+    Path file = SQL.resolve("sqlserver").resolve(V13);
+    try (SqlStatementIterator it =
+        parser.parse(
+            new FileSystemResource(null, file.toString(), StandardCharsets.UTF_8, false))) {
+      while (it.hasNext()) {
+        SqlStatement statement = it.next();
+        batches.add(statement.getSql());
+      }
+    }
+    return batches;
+  }
+
+  private static int indexOf(List<String> batches, String text) {
+    for (int i = 0; i < batches.size(); i++) {
+      if (withoutComments(batches.get(i)).contains(text)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no batch with " + text);
+  }
+
+  private static String withoutComments(String sql) {
+    return Pattern.compile("(?m)--.*$").matcher(sql).replaceAll("");
+  }
+}
