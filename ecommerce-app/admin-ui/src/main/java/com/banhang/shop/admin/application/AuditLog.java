@@ -106,27 +106,65 @@ public class AuditLog {
       int next = bindSearch(select, text);
       select.setInt(next, Math.max(0, offset));
       select.setInt(next + 1, limit);
-      List<AuditEntry> entries = new ArrayList<>();
-      try (ResultSet rs = select.executeQuery()) {
-        while (rs.next()) {
-          entries.add(
-              new AuditEntry(
-                  rs.getLong(1),
-                  rs.getObject(2, OffsetDateTime.class).toInstant(),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getString(6),
-                  rs.getString(7),
-                  rs.getString(8),
-                  rs.getString(9),
-                  rs.getString(10)));
-        }
-      }
-      return entries;
+      return entries(select);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the operator audit: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The entries of one key, oldest first, at most {@code limit} (a payment's timeline). An index
+   * seek on the key (V15), never a search over the whole audit.
+   */
+  public List<AuditEntry> ofKey(KeyRef ref, int limit) {
+    if (limit < 1 || !printableAscii(ref.key()) || !printableAscii(ref.operation())) {
+      // The library accepts no other key, so no entry can name one; and the casts below would
+      // turn other characters into '?'.
+      return List.of();
+    }
+    // The casts keep SQL Server's seek: its driver sends strings as nvarchar, which compared with
+    // a varchar column converts the column instead (docs/sqlserver.md).
+    String sql =
+        "SELECT id, occurred_at, operator_name, action, tenant_id, operation, idempotency_key,"
+            + " reason, result, detail FROM operator_audit"
+            + " WHERE idempotency_key = CAST(? AS varchar(255)) AND tenant_id = ?"
+            + " AND operation = CAST(? AS varchar(100))"
+            + " ORDER BY occurred_at, id OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY";
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement select = connection.prepareStatement(sql)) {
+      select.setString(1, ref.key());
+      select.setString(2, ref.tenant());
+      select.setString(3, ref.operation());
+      select.setInt(4, limit);
+      return entries(select);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the operator audit: " + e.getMessage(), e);
+    }
+  }
+
+  private static List<AuditEntry> entries(PreparedStatement select) throws SQLException {
+    List<AuditEntry> entries = new ArrayList<>();
+    try (ResultSet rs = select.executeQuery()) {
+      while (rs.next()) {
+        entries.add(
+            new AuditEntry(
+                rs.getLong(1),
+                rs.getObject(2, OffsetDateTime.class).toInstant(),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getString(8),
+                rs.getString(9),
+                rs.getString(10)));
+      }
+    }
+    return entries;
+  }
+
+  private static boolean printableAscii(String text) {
+    return text.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
   }
 
   private static String where(String text) {

@@ -3,8 +3,11 @@ package com.banhang.shop.admin.application;
 import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.PurgeRun;
+import com.banhang.shop.payments.api.GatewayLookup;
+import com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer;
 import com.banhang.shop.payments.api.LateChargeReport;
 import com.banhang.shop.payments.api.LateChargeSweep;
+import com.banhang.shop.payments.api.PaymentRecords;
 import com.banhang.shop.payments.api.PaymentResolution;
 import com.banhang.shop.payments.api.Reconciliation;
 import com.banhang.shop.payments.api.ReconciliationReport;
@@ -46,6 +49,7 @@ public class OperatorActions {
   public static final String READ_LATE_CHARGES = "READ_LATE_CHARGES";
   public static final String PROPOSE_OVERRIDE = "PROPOSE_OVERRIDE";
   public static final String APPROVE_OVERRIDE = "APPROVE_OVERRIDE";
+  public static final String ASK_GATEWAY = "ASK_GATEWAY";
 
   private static final Logger LOG = Logger.getLogger(OperatorActions.class.getName());
 
@@ -55,6 +59,8 @@ public class OperatorActions {
   @Inject IdempotencyKeys keys;
   @Inject AuditLog audit;
   @Inject OverrideProposals proposals;
+  @Inject GatewayLookup gatewayLookup;
+  @Inject PaymentRecords paymentRecords;
 
   /**
    * Whether an override resolution (resolve as charged although the gateway does not know the
@@ -392,6 +398,43 @@ public class OperatorActions {
           entry -> resolution.resolveAsNotCharged(ref.tenant(), ref.key(), entry));
     }
     return record(operator, RESOLVE_AS_NOT_CHARGED, ref, reason, result);
+  }
+
+  /**
+   * "Ask the gateway now": the processor's view of a payment by its gateway key, beside the shop's.
+   * Changes nothing; audited as a read ({@value #ASK_GATEWAY}) with what the gateway said, so a
+   * ticket can show who looked and what they saw.
+   */
+  public GatewayAnswer askGateway(String operator, String paymentId) {
+    GatewayAnswer answer;
+    try {
+      answer = gatewayLookup.ask(paymentId);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "operator gateway lookup failed", e);
+      answer =
+          new GatewayAnswer(
+              GatewayAnswer.Finding.UNAVAILABLE,
+              null,
+              0,
+              null,
+              null,
+              "the gateway could not be asked: " + e.getMessage(),
+              java.time.Instant.now());
+    }
+    KeyRef ref =
+        paymentRecords
+            .find(paymentId)
+            .map(p -> new KeyRef(p.tenantId(), StuckOperations.PAYMENTS_CHARGE, p.idempotencyKey()))
+            .orElse(null);
+    ActionResult result =
+        switch (answer.finding()) {
+          case NO_SUCH_PAYMENT -> ActionResult.refused("no payment " + paymentId);
+          case UNAVAILABLE ->
+              new ActionResult(ActionResult.Status.FAILED, "UNAVAILABLE: " + answer.detail());
+          default -> ActionResult.done(answer.finding() + ": " + answer.detail());
+        };
+    record(operator, ASK_GATEWAY, ref, "payment " + paymentId, result);
+    return answer;
   }
 
   /** Runs the retention purge now on this node. */

@@ -44,7 +44,37 @@ public class AuditView extends VerticalLayout {
     Button go = new Button("Search", e -> search());
     go.setId("audit-search-button");
     go.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-    HorizontalLayout bar = new HorizontalLayout(search, go);
+    HorizontalLayout bar =
+        new HorizontalLayout(
+            search,
+            go,
+            CsvExport.link(
+                "audit-csv",
+                "operator-audit.csv",
+                List.of(
+                    "occurred_at",
+                    "operator",
+                    "action",
+                    "tenant",
+                    "operation",
+                    "key",
+                    "reason",
+                    "result",
+                    "detail"),
+                operator ->
+                    CsvExport.cells(
+                        audit.page(this.text, 0, CsvExport.MAX_ROWS),
+                        a ->
+                            java.util.Arrays.asList(
+                                String.valueOf(a.occurredAt()),
+                                a.operator(),
+                                a.action(),
+                                a.tenant(),
+                                a.operation(),
+                                a.key(),
+                                a.reason(),
+                                a.result(),
+                                a.detail()))));
     bar.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     dataProvider =
@@ -59,7 +89,10 @@ public class AuditView extends VerticalLayout {
             AuditEntry::id);
     grid.setId("audit-grid");
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-    grid.addColumn(a -> Formats.instant(a.occurredAt())).setHeader("When").setAutoWidth(true);
+    grid.addColumn(a -> Formats.instant(a.occurredAt()))
+        .setTooltipGenerator(a -> Formats.utc(a.occurredAt()))
+        .setHeader("When")
+        .setAutoWidth(true);
     grid.addColumn(AuditEntry::operator).setHeader("Operator").setAutoWidth(true);
     grid.addColumn(AuditEntry::action).setHeader("Action").setAutoWidth(true);
     grid.addColumn(a -> Formats.text(a.tenant())).setHeader("Tenant").setAutoWidth(true);

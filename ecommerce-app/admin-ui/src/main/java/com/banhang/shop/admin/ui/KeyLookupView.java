@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
 /** One key, whatever its state, with its stored answer (money and card fields masked). */
 @Route(value = "keys", layout = MainLayout.class)
 @PageTitle("Key lookup | BanHang operator console")
-public class KeyLookupView extends VerticalLayout {
+public class KeyLookupView extends VerticalLayout
+    implements com.vaadin.flow.router.BeforeEnterObserver {
 
   static final String NOT_FOUND = "Not found: no such key for this tenant and operation.";
 
@@ -61,6 +62,34 @@ public class KeyLookupView extends VerticalLayout {
     add(new H2("Key lookup"), form, result);
   }
 
+  /** The address of one key's page: a link a colleague can open from a ticket. */
+  static String link(KeyRef ref) {
+    return "keys?"
+        + com.vaadin.flow.router.QueryParameters.simple(
+                Map.of("tenant", ref.tenant(), "operation", ref.operation(), "key", ref.key()))
+            .getQueryString();
+  }
+
+  /** {@code ?tenant=&operation=&key=} (a link): filled in and looked up at once. */
+  @Override
+  public void beforeEnter(com.vaadin.flow.router.BeforeEnterEvent event) {
+    Map<String, List<String>> params = event.getLocation().getQueryParameters().getParameters();
+    String t = first(params, "tenant");
+    String o = first(params, "operation");
+    String k = first(params, "key");
+    if (t != null && o != null && k != null) {
+      tenant.setValue(t);
+      operation.setValue(o);
+      key.setValue(k);
+      lookUp();
+    }
+  }
+
+  private static String first(Map<String, List<String>> params, String name) {
+    List<String> values = params.get(name);
+    return values == null || values.isEmpty() || values.get(0).isBlank() ? null : values.get(0);
+  }
+
   void lookUp() {
     result.removeAll();
     String t = tenant.getValue().trim();
@@ -91,13 +120,13 @@ public class KeyLookupView extends VerticalLayout {
     field(form, "Outcome unknown", d.outcomeUnknown() ? "yes" : "no", null);
     field(form, "Attempt", Integer.toString(d.attempt()), null);
     field(form, "Fingerprint", d.fingerprint(), null);
-    field(form, "Created", Formats.instant(d.createdAt()), null);
-    field(form, "Completed", Formats.instant(d.completedAt()), null);
-    field(form, "Expires", Formats.instant(d.expiresAt()), null);
-    field(form, "Lease until", Formats.instant(d.lockedUntil()), null);
+    form.addFormItem(Formats.time(d.createdAt()), "Created");
+    form.addFormItem(Formats.time(d.completedAt()), "Completed");
+    form.addFormItem(Formats.time(d.expiresAt()), "Expires");
+    form.addFormItem(Formats.time(d.lockedUntil()), "Lease until");
     field(form, "Stored status code", Formats.text(d.responseStatus()), "key-response-status");
     field(form, "Last reconciliation", Formats.text(d.lastCheck()), null);
-    field(form, "Checked at", Formats.instant(d.lastCheckedAt()), null);
+    form.addFormItem(Formats.time(d.lastCheckedAt()), "Checked at");
     result.add(form);
 
     TextArea headers = new TextArea("Stored headers");
@@ -112,6 +141,22 @@ public class KeyLookupView extends VerticalLayout {
     body.getStyle().set("font-family", "monospace");
     body.setValue(d.maskedBody() == null ? "(no body stored)" : d.maskedBody());
     result.add(headers, body);
+    HorizontalLayout links = new HorizontalLayout();
+    if ("PROCESSING".equals(d.status())) {
+      com.vaadin.flow.component.html.Anchor stuckRow =
+          new com.vaadin.flow.component.html.Anchor(
+              StuckOperationsView.link(d.ref()), "Show in Stuck operations");
+      stuckRow.setId("key-stuck-link");
+      links.add(stuckRow);
+    }
+    if (StuckOperationsView.PAYMENTS_CHARGE.equals(d.ref().operation())) {
+      com.vaadin.flow.component.html.Anchor payments =
+          new com.vaadin.flow.component.html.Anchor(
+              SearchView.link(d.ref().key()), "Payments of this key");
+      payments.setId("key-payments-link");
+      links.add(payments);
+    }
+    result.add(links);
     if (d.maskedBody() == null && d.responseStatus() == null) {
       result.add(new Paragraph("No answer stored yet: the key is still processing or released."));
     }

@@ -40,7 +40,36 @@ public class LateChargesView extends VerticalLayout {
 
     Button refresh = new Button("Refresh", e -> refresh());
     refresh.setId("refresh-button");
-    HorizontalLayout header = new HorizontalLayout(new H2("Late charges"), refresh);
+    // The export is a read of customers' charges like the grid's pages: audited the same way.
+    HorizontalLayout header =
+        new HorizontalLayout(
+            new H2("Late charges"),
+            refresh,
+            CsvExport.link(
+                "late-charges-csv",
+                "late-charges.csv",
+                List.of(
+                    "found_at",
+                    "flag",
+                    "tenant",
+                    "order",
+                    "amount",
+                    "gateway_charge",
+                    "payment",
+                    "detail"),
+                operator ->
+                    CsvExport.cells(
+                        lateCharges.page(operator, 0, CsvExport.MAX_ROWS),
+                        c ->
+                            java.util.Arrays.asList(
+                                String.valueOf(c.foundAt()),
+                                c.flag(),
+                                c.tenantId(),
+                                c.orderId(),
+                                Formats.money(c.amount(), c.currency()),
+                                c.gatewayChargeId(),
+                                c.paymentId(),
+                                c.detail()))));
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
     Paragraph help =
         new Paragraph(
@@ -62,12 +91,17 @@ public class LateChargesView extends VerticalLayout {
             FlaggedLateChargeView::paymentId);
     grid.setId("late-charges-grid");
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-    grid.addColumn(c -> Formats.instant(c.foundAt())).setHeader("Found").setAutoWidth(true);
+    grid.addColumn(c -> Formats.instant(c.foundAt()))
+        .setTooltipGenerator(c -> Formats.utc(c.foundAt()))
+        .setHeader("Found")
+        .setAutoWidth(true);
     grid.addColumn(FlaggedLateChargeView::flag).setHeader("Flag").setAutoWidth(true);
     grid.addColumn(c -> meaning(c.flag())).setHeader("What to do").setAutoWidth(true);
     grid.addColumn(FlaggedLateChargeView::tenantId).setHeader("Tenant").setAutoWidth(true);
     grid.addColumn(FlaggedLateChargeView::orderId).setHeader("Order").setAutoWidth(true);
-    grid.addColumn(c -> c.amount() + " " + c.currency()).setHeader("Amount").setAutoWidth(true);
+    grid.addColumn(c -> Formats.money(c.amount(), c.currency()))
+        .setHeader("Amount")
+        .setAutoWidth(true);
     grid.addColumn(c -> Formats.text(c.gatewayChargeId()))
         .setHeader("Gateway charge")
         .setAutoWidth(true);

@@ -34,11 +34,26 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     logout.setId("logout-button");
     logout.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
 
+    // One box on every page for whatever the customer or the ticket reads out (SearchView).
+    com.vaadin.flow.component.textfield.TextField search =
+        new com.vaadin.flow.component.textfield.TextField();
+    search.setId("search-field");
+    search.setPlaceholder("Order, payment, charge, key or customer");
+    search.setAriaLabel("Search payments");
+    search.setClearButtonVisible(true);
+    search.setWidth("22em");
+    search.addKeyPressListener(com.vaadin.flow.component.Key.ENTER, e -> search(search.getValue()));
+    Button go = new Button("Find", e -> search(search.getValue()));
+    go.setId("search-go");
+    HorizontalLayout searchBox = new HorizontalLayout(search, go);
+    searchBox.setAlignItems(FlexComponent.Alignment.CENTER);
+    searchBox.addClassNames(LumoUtility.Margin.Left.MEDIUM);
+
     HorizontalLayout user = new HorizontalLayout(operatorName, logout);
     user.setAlignItems(FlexComponent.Alignment.CENTER);
     user.addClassNames(LumoUtility.Margin.Left.AUTO, LumoUtility.Padding.Right.MEDIUM);
 
-    addToNavbar(new DrawerToggle(), title, user);
+    addToNavbar(new DrawerToggle(), title, searchBox, user);
 
     SideNav nav = new SideNav();
     nav.setId("side-nav");
@@ -52,12 +67,46 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     addToDrawer(nav);
   }
 
+  /** Reads the browser's time zone once per session, for {@link Formats#instant}. */
+  @Override
+  protected void onAttach(com.vaadin.flow.component.AttachEvent attachEvent) {
+    super.onAttach(attachEvent);
+    VaadinSession session = attachEvent.getSession();
+    if (session.getAttribute(Formats.ZONE_ATTRIBUTE) != null) {
+      return;
+    }
+    attachEvent
+        .getUI()
+        .getPage()
+        .retrieveExtendedClientDetails(
+            details -> {
+              try {
+                session.setAttribute(
+                    Formats.ZONE_ATTRIBUTE, java.time.ZoneId.of(details.getTimeZoneId()));
+              } catch (RuntimeException e) {
+                // No zone, or one Java does not know: times stay in UTC.
+                session.setAttribute(Formats.ZONE_ATTRIBUTE, java.time.ZoneOffset.UTC);
+              }
+            });
+  }
+
   @Override
   public void beforeEnter(BeforeEnterEvent event) {
     OperatorSession.current()
         .ifPresentOrElse(
             operator -> operatorName.setText(operator.userName()),
             () -> event.forwardTo(LoginView.class));
+  }
+
+  private static void search(String term) {
+    if (term == null || term.isBlank()) {
+      Notices.error("Type what to search for.");
+      return;
+    }
+    UI.getCurrent()
+        .navigate(
+            SearchView.class,
+            com.vaadin.flow.router.QueryParameters.simple(java.util.Map.of("q", term.trim())));
   }
 
   private void logout() {

@@ -2,20 +2,19 @@ package com.banhang.shop.admin.ui;
 
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
-import com.vaadin.flow.component.dialog.Dialog;
 import com.vaadin.flow.component.html.Paragraph;
 
 /**
  * The second, explicit confirmation when the gateway no longer knows the charge: settling anyway is
  * an override, recorded as such in the audit.
  */
-class OverrideDialog extends Dialog {
+class OverrideDialog extends com.vaadin.flow.component.confirmdialog.ConfirmDialog {
 
   static final String QUESTION = "The gateway no longer knows this charge: override?";
 
   OverrideDialog(String serviceMessage, Runnable override) {
     setId("override-dialog");
-    setHeaderTitle("Override?");
+    setHeader("Override?");
     Paragraph question = new Paragraph(QUESTION);
     question.setId("override-question");
     add(question);
@@ -33,6 +32,8 @@ class OverrideDialog extends Dialog {
     yes.addThemeVariants(ButtonVariant.LUMO_ERROR, ButtonVariant.LUMO_PRIMARY);
     Button no = new Button("Cancel", e -> close());
     no.setId("override-cancel-button");
-    getFooter().add(no, yes);
+    setConfirmButton(yes);
+    setCancelable(true);
+    setCancelButton(no);
   }
 }

@@ -53,7 +53,12 @@ public class OverviewView extends VerticalLayout {
     refresh.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     takenAt.setId("overview-taken-at");
     takenAt.addClassNames(LumoUtility.TextColor.SECONDARY);
-    HorizontalLayout header = new HorizontalLayout(new H2("Overview"), refresh, takenAt);
+    HorizontalLayout header =
+        new HorizontalLayout(
+            new H2("Overview"),
+            refresh,
+            new AutoRefresh("overview-auto-refresh", this::refresh),
+            takenAt);
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     operations.setId("overview-operations");

@@ -9,8 +9,10 @@ import com.vaadin.flow.component.textfield.TextArea;
 import com.vaadin.flow.component.textfield.TextField;
 
 /**
- * Asks for what settling a key needs: always a reason (it goes to the audit), and for "charged" the
- * gateway charge id. Empty fields are refused here, before any service call.
+ * Asks for what settling a key needs, after restating what is being settled (customer, order,
+ * amount, what the gateway said last) so that the operator on the phone can read it back: always a
+ * reason of real length and a ticket reference (both go to the audit), and for "charged" the
+ * gateway charge id. Anything missing is refused here, before any service call.
  */
 class ResolveDialog extends Dialog {
 
@@ -19,13 +21,32 @@ class ResolveDialog extends Dialog {
     boolean run(String chargeId, String reason);
   }
 
+  /**
+   * What the dialog restates; any part may be null when unknown.
+   *
+   * @param customer the tenant
+   * @param order the order id
+   * @param amount the amount, already written for people
+   * @param gatewaySaid the gateway's last answer about the key
+   */
+  record Restatement(String customer, String order, String amount, String gatewaySaid) {}
+
+  /** Shorter than this is not a reason a colleague can act on ("ok", "done", "see ticket"). */
+  static final int MIN_REASON_LENGTH = 20;
+
+  static final String REASON_TOO_SHORT =
+      "Say what you checked and where, in at least " + MIN_REASON_LENGTH + " characters.";
+  static final String TICKET_REQUIRED =
+      "A ticket reference is required: it is written to the audit.";
+
   static final String REASON_REQUIRED = "A reason is required: it is written to the audit.";
   static final String CHARGE_REQUIRED = "The gateway charge id is required.";
 
   final TextField chargeId = new TextField("Gateway charge id");
   final TextArea reason = new TextArea("Reason");
+  final TextField ticket = new TextField("Ticket reference");
 
-  ResolveDialog(String title, boolean askChargeId, Action action) {
+  ResolveDialog(String title, boolean askChargeId, Restatement restated, Action action) {
     setHeaderTitle(title);
     setId(askChargeId ? "resolve-charged-dialog" : "resolve-not-charged-dialog");
     chargeId.setId("charge-id-field");
@@ -33,9 +54,26 @@ class ResolveDialog extends Dialog {
     reason.setId("reason-field");
     reason.setWidthFull();
     reason.setMinHeight("6em");
+    reason.setHelperText(
+        "What you checked and where (at least " + MIN_REASON_LENGTH + " characters)");
+    ticket.setId("ticket-field");
+    ticket.setMaxLength(64);
+    ticket.setWidthFull();
 
     VerticalLayout body = new VerticalLayout();
     body.setPadding(false);
+    if (restated != null) {
+      com.vaadin.flow.component.formlayout.FormLayout facts =
+          new com.vaadin.flow.component.formlayout.FormLayout();
+      facts.setId("resolve-restatement");
+      facts.setResponsiveSteps(
+          new com.vaadin.flow.component.formlayout.FormLayout.ResponsiveStep("0", 2));
+      facts.addFormItem(Formats.value(restated.customer()), "Customer");
+      facts.addFormItem(Formats.value(restated.order()), "Order");
+      facts.addFormItem(Formats.value(restated.amount()), "Amount");
+      facts.addFormItem(Formats.value(restated.gatewaySaid()), "Gateway said last");
+      body.add(facts);
+    }
     body.add(
         new Paragraph(
             askChargeId
@@ -45,7 +83,7 @@ class ResolveDialog extends Dialog {
     if (askChargeId) {
       body.add(chargeId);
     }
-    body.add(reason);
+    body.add(reason, ticket);
     add(body);
     setWidth("32em");
 
@@ -64,8 +102,9 @@ class ResolveDialog extends Dialog {
     getFooter().add(cancel, confirm);
   }
 
+  /** The reason as the audit keeps it: the operator's words and the ticket. */
   private String reasonText() {
-    return reason.getValue().trim();
+    return reason.getValue().trim() + " [ticket " + ticket.getValue().trim() + "]";
   }
 
   private boolean valid(boolean askChargeId) {
@@ -75,8 +114,21 @@ class ResolveDialog extends Dialog {
       reason.setInvalid(true);
       Notices.error(REASON_REQUIRED);
       ok = false;
+    } else if (reason.getValue().trim().length() < MIN_REASON_LENGTH) {
+      reason.setErrorMessage(REASON_TOO_SHORT);
+      reason.setInvalid(true);
+      Notices.error(REASON_TOO_SHORT);
+      ok = false;
     } else {
       reason.setInvalid(false);
+    }
+    if (ticket.getValue() == null || ticket.getValue().isBlank()) {
+      ticket.setErrorMessage(TICKET_REQUIRED);
+      ticket.setInvalid(true);
+      Notices.error(TICKET_REQUIRED);
+      ok = false;
+    } else {
+      ticket.setInvalid(false);
     }
     if (askChargeId && (chargeId.getValue() == null || chargeId.getValue().isBlank())) {
       chargeId.setErrorMessage(CHARGE_REQUIRED);

@@ -77,7 +77,11 @@ public class RetentionView extends VerticalLayout {
     purges.setId("purge-grid");
     purges.addThemeVariants(GridVariant.LUMO_COMPACT);
     purges.setAllRowsVisible(true);
-    purges.addColumn(p -> Formats.instant(p.startedAt())).setHeader("Started").setAutoWidth(true);
+    purges
+        .addColumn(p -> Formats.instant(p.startedAt()))
+        .setTooltipGenerator(p -> Formats.utc(p.startedAt()))
+        .setHeader("Started")
+        .setAutoWidth(true);
     purges.addColumn(PurgeRunView::node).setHeader("Node").setAutoWidth(true);
     purges.addColumn(PurgeRunView::startedBy).setHeader("Started by").setAutoWidth(true);
     purges.addColumn(PurgeRunView::rowsDeleted).setHeader("Rows deleted");
@@ -87,7 +91,11 @@ public class RetentionView extends VerticalLayout {
     reseals.setId("reseal-grid");
     reseals.addThemeVariants(GridVariant.LUMO_COMPACT);
     reseals.setAllRowsVisible(true);
-    reseals.addColumn(r -> Formats.instant(r.startedAt())).setHeader("Started").setAutoWidth(true);
+    reseals
+        .addColumn(r -> Formats.instant(r.startedAt()))
+        .setTooltipGenerator(r -> Formats.utc(r.startedAt()))
+        .setHeader("Started")
+        .setAutoWidth(true);
     reseals.addColumn(ResealRunView::node).setHeader("Node").setAutoWidth(true);
     reseals.addColumn(ResealRunView::startedBy).setHeader("Started by").setAutoWidth(true);
     reseals.addColumn(ResealRunView::fromKeyIds).setHeader("From keys").setAutoWidth(true);
@@ -209,7 +217,29 @@ public class RetentionView extends VerticalLayout {
     return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
   }
 
+  /** Deleting is not undone: the purge runs only after a confirmation that says what it deletes. */
   void purgeNow() {
+    com.vaadin.flow.component.confirmdialog.ConfirmDialog confirm =
+        new com.vaadin.flow.component.confirmdialog.ConfirmDialog();
+    confirm.setId("purge-confirm-dialog");
+    confirm.setHeader("Purge expired keys now?");
+    confirm.setText(
+        "Completed and released keys past their expiry are deleted on this node, in batches; a"
+            + " customer's retry with one of them then runs as new. Processing keys are never"
+            + " deleted. This cannot be undone.");
+    Button yes = new Button("Purge now", e -> confirm.close());
+    yes.setId("purge-confirm-button");
+    yes.addThemeVariants(ButtonVariant.LUMO_ERROR, ButtonVariant.LUMO_PRIMARY);
+    confirm.setConfirmButton(yes);
+    confirm.setCancelable(true);
+    Button no = new Button("Cancel", e -> confirm.close());
+    no.setId("purge-cancel-button");
+    confirm.setCancelButton(no);
+    yes.addClickListener(e -> purgeConfirmed());
+    confirm.open();
+  }
+
+  private void purgeConfirmed() {
     Notices.call("Purge", () -> actions.purgeNow(OperatorSession.currentName()))
         .ifPresent(Notices::result);
     refresh();

@@ -9,6 +9,7 @@ import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
 import com.banhang.shop.admin.application.StuckOperations;
 import com.banhang.shop.payments.api.KeyPaymentView;
+import com.banhang.shop.payments.api.PaymentResolution;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.combobox.ComboBox;
@@ -29,6 +30,7 @@ import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -36,9 +38,20 @@ import java.util.stream.Stream;
 /** Keys left processing, and what an operator may do about them. */
 @Route(value = "stuck", layout = MainLayout.class)
 @PageTitle("Stuck operations | BanHang operator console")
-public class StuckOperationsView extends VerticalLayout {
+public class StuckOperationsView extends VerticalLayout
+    implements com.vaadin.flow.router.BeforeEnterObserver {
 
-  static final List<String> OPERATIONS = List.of("orders.create", "payments.charge");
+  static final String PAYMENTS_CHARGE = "payments.charge";
+  static final List<String> OPERATIONS = List.of("orders.create", PAYMENTS_CHARGE);
+
+  /** The address of this view showing one key selected: a link from Key lookup or a ticket. */
+  static String link(KeyRef ref) {
+    return "stuck?"
+        + com.vaadin.flow.router.QueryParameters.simple(
+                Map.of("tenant", ref.tenant(), "operation", ref.operation(), "key", ref.key()))
+            .getQueryString();
+  }
+
   static final List<String> LAST_CHECKS =
       List.of(
           StuckFilter.NEVER_CHECKED,
@@ -58,6 +71,11 @@ public class StuckOperationsView extends VerticalLayout {
   private final CallbackDataProvider<StuckOperation, Void> dataProvider;
   private final VerticalLayout detail = new VerticalLayout();
   private StuckFilter filter;
+  private final Button resolveChargedButton;
+  private final Button resolveNotChargedButton;
+
+  /** The detail shown, for the resolve dialog's restatement; null when none. */
+  private StuckOperationDetail shownDetail;
 
   @Inject
   public StuckOperationsView(StuckOperations stuck, OperatorActions actions) {
@@ -92,10 +110,45 @@ public class StuckOperationsView extends VerticalLayout {
     Button resolveNotCharged = new Button("Resolve as not charged", e -> resolveAsNotCharged());
     resolveNotCharged.setId("resolve-not-charged-button");
     resolveNotCharged.addThemeVariants(ButtonVariant.LUMO_ERROR);
+    resolveChargedButton = resolveCharged;
+    resolveNotChargedButton = resolveNotCharged;
     Button approveOverride = new Button("Approve override", e -> approveOverride());
     approveOverride.setId("approve-override-button");
     HorizontalLayout buttons =
-        new HorizontalLayout(reconcile, resolveCharged, resolveNotCharged, approveOverride);
+        new HorizontalLayout(
+            reconcile,
+            resolveCharged,
+            resolveNotCharged,
+            approveOverride,
+            // Re-reads the rows and keeps the selection (the rows' identity is their key).
+            new AutoRefresh("stuck-auto-refresh", this::reReadRows),
+            CsvExport.link(
+                "stuck-csv",
+                "stuck-operations.csv",
+                List.of(
+                    "tenant",
+                    "operation",
+                    "key",
+                    "attempt",
+                    "claimed_at",
+                    "lease_until",
+                    "outcome_unknown",
+                    "last_check",
+                    "last_checked_at"),
+                operator ->
+                    CsvExport.cells(
+                        stuck.page(this.filter, 0, CsvExport.MAX_ROWS),
+                        s ->
+                            List.of(
+                                s.ref().tenant(),
+                                s.ref().operation(),
+                                s.ref().key(),
+                                Integer.toString(s.attempt()),
+                                String.valueOf(s.createdAt()),
+                                String.valueOf(s.lockedUntil()),
+                                Boolean.toString(s.outcomeUnknown()),
+                                s.lastCheck() == null ? "" : s.lastCheck(),
+                                s.lastCheckedAt() == null ? "" : s.lastCheckedAt().toString()))));
 
     filter = currentFilter();
     dataProvider =
@@ -122,6 +175,7 @@ public class StuckOperationsView extends VerticalLayout {
     grid.addColumn(s -> s.outcomeUnknown() ? "yes" : "no").setHeader("Outcome unknown");
     grid.addColumn(s -> Formats.text(s.lastCheck())).setHeader("Last check").setAutoWidth(true);
     grid.addColumn(s -> Formats.instant(s.lastCheckedAt()))
+        .setTooltipGenerator(s -> Formats.utc(s.lastCheckedAt()))
         .setHeader("Checked at")
         .setAutoWidth(true);
     grid.setItems(dataProvider);
@@ -153,13 +207,51 @@ public class StuckOperationsView extends VerticalLayout {
     refresh();
   }
 
+  /** Re-reads the rows; the selection stays (a row's identity is its key). */
+  private void reReadRows() {
+    dataProvider.refreshAll();
+  }
+
   private void refresh() {
     grid.deselectAll();
     dataProvider.refreshAll();
   }
 
+  /**
+   * A link from another page (Key lookup, a payment page, a ticket): {@code ?tenant=&key=} shows
+   * that tenant's stuck keys of every age and selects the key.
+   */
+  @Override
+  public void beforeEnter(com.vaadin.flow.router.BeforeEnterEvent event) {
+    Map<String, List<String>> params = event.getLocation().getQueryParameters().getParameters();
+    String linkedTenant = first(params, "tenant");
+    String linkedKey = first(params, "key");
+    if (linkedTenant == null) {
+      return;
+    }
+    tenant.setValue(linkedTenant);
+    String linkedOperation = first(params, "operation");
+    operation.setValue(linkedOperation == null ? null : linkedOperation);
+    minAgeMinutes.setValue(0);
+    applyFilter();
+    if (linkedKey != null && linkedOperation != null) {
+      Notices.call(
+              "Reading the linked key",
+              () -> stuck.detail(new KeyRef(linkedTenant, linkedOperation, linkedKey)).orElse(null))
+          .ifPresent(d -> grid.select(d.operation()));
+    }
+  }
+
+  private static String first(Map<String, List<String>> params, String name) {
+    List<String> values = params.get(name);
+    return values == null || values.isEmpty() || values.get(0).isBlank() ? null : values.get(0);
+  }
+
   private void showDetail(Set<StuckOperation> added, Set<StuckOperation> selected) {
     detail.removeAll();
+    shownDetail = null;
+    resolveChargedButton.setEnabled(false);
+    resolveNotChargedButton.setEnabled(false);
     Optional<StuckOperation> shown =
         added.stream().findFirst().or(() -> selected.stream().findFirst());
     if (shown.isEmpty()) {
@@ -174,6 +266,14 @@ public class StuckOperationsView extends VerticalLayout {
 
   private void renderDetail(StuckOperationDetail d) {
     StuckOperation op = d.operation();
+    shownDetail = d;
+    // Offered only where an operator's word is needed (PaymentResolution.resolvable); the
+    // resolution refuses by the same rule on the server.
+    boolean resolvable =
+        grid.getSelectedItems().size() == 1
+            && PaymentResolution.resolvable(op.lastCheck(), op.leaseExpired());
+    resolveChargedButton.setEnabled(resolvable);
+    resolveNotChargedButton.setEnabled(resolvable);
     FormLayout form = new FormLayout();
     form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
     field(form, "Tenant", op.ref().tenant());
@@ -185,14 +285,26 @@ public class StuckOperationsView extends VerticalLayout {
         form,
         "Lease until",
         Formats.instant(op.lockedUntil()) + (op.leaseExpired() ? " (expired)" : " (held)"));
-    field(form, "Created", Formats.instant(op.createdAt()));
-    field(form, "Expires", Formats.instant(d.expiresAt()));
+    form.addFormItem(Formats.time(op.createdAt()), "Created");
+    form.addFormItem(Formats.time(d.expiresAt()), "Expires");
     field(form, "Outcome unknown", op.outcomeUnknown() ? "yes" : "no");
     field(form, "Last reconciliation", Formats.text(op.lastCheck()));
-    field(form, "Checked at", Formats.instant(op.lastCheckedAt()));
+    form.addFormItem(Formats.time(op.lastCheckedAt()), "Checked at");
     field(form, "Check detail", Formats.text(d.lastCheckDetail()));
     H3 title = new H3("Detail of " + op.ref().key());
-    detail.add(title, form);
+    com.vaadin.flow.component.html.Anchor keyLink =
+        new com.vaadin.flow.component.html.Anchor(
+            KeyLookupView.link(op.ref()), "Open in Key lookup");
+    keyLink.setId("stuck-key-link");
+    detail.add(title, form, keyLink);
+    if (!resolvable) {
+      Span why =
+          new Span(
+              "Resolve is offered once reconciliation needs an operator, or once the lease has"
+                  + " run out and the key was checked at least once.");
+      why.setId("resolve-not-offered");
+      detail.add(why);
+    }
     Optional<KeyPaymentView> payment = d.payment() == null ? Optional.empty() : d.payment();
     payment.ifPresent(
         p -> {
@@ -200,12 +312,16 @@ public class StuckOperationsView extends VerticalLayout {
           pay.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
           field(pay, "Payment", p.paymentId());
           field(pay, "Order", p.orderId());
-          field(pay, "Amount", p.amount() + " " + p.currency());
+          field(pay, "Amount", Formats.money(p.amount(), p.currency()));
           field(pay, "Status", p.status());
           field(pay, "Gateway key", p.gatewayKey());
           field(pay, "Gateway charge", Formats.text(p.gatewayChargeId()));
-          field(pay, "Attempt created", Formats.instant(p.createdAt()));
-          detail.add(new H3("Payment"), pay);
+          pay.addFormItem(Formats.time(p.createdAt()), "Attempt created");
+          com.vaadin.flow.component.html.Anchor open =
+              new com.vaadin.flow.component.html.Anchor(
+                  PaymentView.link(p.paymentId()), "Open the payment page");
+          open.setId("stuck-payment-link");
+          detail.add(new H3("Payment"), pay, open);
         });
   }
 
@@ -239,6 +355,7 @@ public class StuckOperationsView extends VerticalLayout {
                 new ResolveDialog(
                         "Resolve " + ref.key() + " as charged",
                         true,
+                        restatement(),
                         (chargeId, reason) -> resolveAsCharged(ref, chargeId, reason))
                     .open());
   }
@@ -302,6 +419,7 @@ public class StuckOperationsView extends VerticalLayout {
                 new ResolveDialog(
                         "Resolve " + ref.key() + " as not charged",
                         false,
+                        restatement(),
                         (chargeId, reason) ->
                             act(
                                     "Resolve as not charged",
@@ -310,6 +428,19 @@ public class StuckOperationsView extends VerticalLayout {
                                             OperatorSession.currentName(), ref, reason))
                                 .isPresent())
                     .open());
+  }
+
+  private ResolveDialog.Restatement restatement() {
+    StuckOperationDetail d = shownDetail;
+    if (d == null) {
+      return null;
+    }
+    Optional<KeyPaymentView> payment = d.payment() == null ? Optional.empty() : d.payment();
+    return new ResolveDialog.Restatement(
+        d.operation().ref().tenant(),
+        payment.map(KeyPaymentView::orderId).orElse(null),
+        payment.map(p -> Formats.money(p.amount(), p.currency())).orElse(null),
+        d.lastCheckDetail());
   }
 
   /** Calls an action, shows its result at once and re-reads the grid. */

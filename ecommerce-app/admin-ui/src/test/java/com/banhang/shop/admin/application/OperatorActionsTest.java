@@ -283,4 +283,81 @@ class OperatorActionsTest {
       return resolution;
     };
   }
+
+  @Test
+  void askGateway_isAReadAuditedWithWhatTheGatewaySaid_andChangesNothing() {
+    actions.gatewayLookup = mock(com.banhang.shop.payments.api.GatewayLookup.class);
+    actions.paymentRecords = mock(com.banhang.shop.payments.api.PaymentRecords.class);
+    com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer charged =
+        new com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer(
+            com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer.Finding.CHARGED,
+            "ch_9",
+            1250,
+            "USD",
+            "o-1",
+            "a succeeded charge ch_9",
+            Instant.EPOCH);
+    when(actions.gatewayLookup.ask("p-1")).thenReturn(charged);
+    when(actions.paymentRecords.find("p-1"))
+        .thenReturn(
+            java.util.Optional.of(
+                new com.banhang.shop.payments.api.PaymentRecord(
+                    "p-1",
+                    "alice",
+                    "o-1",
+                    1250,
+                    "USD",
+                    "PENDING",
+                    "gk",
+                    null,
+                    "k1",
+                    1,
+                    null,
+                    Instant.EPOCH,
+                    Instant.EPOCH)));
+
+    assertThat(actions.askGateway("operator", "p-1")).isEqualTo(charged);
+
+    ArgumentCaptor<ActionResult> result = ArgumentCaptor.forClass(ActionResult.class);
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.ASK_GATEWAY),
+            eq(PAYMENT),
+            eq("payment p-1"),
+            result.capture());
+    assertThat(result.getValue().status()).isEqualTo(ActionResult.Status.DONE);
+    assertThat(result.getValue().message()).isEqualTo("CHARGED: a succeeded charge ch_9");
+    verify(actions.resolution, never()).resolveAsNotCharged(anyString(), anyString(), any());
+    verify(actions.reconciliation, never()).reconcileKey(anyString(), anyString());
+  }
+
+  @Test
+  void askGateway_forNoSuchPayment_isRefusedAndAudited() {
+    actions.gatewayLookup = mock(com.banhang.shop.payments.api.GatewayLookup.class);
+    actions.paymentRecords = mock(com.banhang.shop.payments.api.PaymentRecords.class);
+    when(actions.gatewayLookup.ask("nope"))
+        .thenReturn(
+            new com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer(
+                com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer.Finding.NO_SUCH_PAYMENT,
+                null,
+                0,
+                null,
+                null,
+                "no payment nope",
+                Instant.EPOCH));
+    when(actions.paymentRecords.find("nope")).thenReturn(java.util.Optional.empty());
+
+    actions.askGateway("operator", "nope");
+
+    ArgumentCaptor<ActionResult> result = ArgumentCaptor.forClass(ActionResult.class);
+    verify(actions.audit)
+        .append(
+            eq("operator"),
+            eq(OperatorActions.ASK_GATEWAY),
+            eq(null),
+            eq("payment nope"),
+            result.capture());
+    assertThat(result.getValue().status()).isEqualTo(ActionResult.Status.REFUSED);
+  }
 }

@@ -7,6 +7,7 @@ import com.banhang.shop.admin.application.KeyLookup;
 import com.banhang.shop.admin.application.LateCharges;
 import com.banhang.shop.admin.application.OperationsOverview;
 import com.banhang.shop.admin.application.OperatorActions;
+import com.banhang.shop.admin.application.PaymentPages;
 import com.banhang.shop.admin.application.RetentionReport;
 import com.banhang.shop.admin.application.StuckOperations;
 import com.github.mvysny.kaributesting.v10.MockVaadin;
@@ -44,6 +45,7 @@ abstract class ConsoleTestBase {
   final OperationsOverview overview = mock(OperationsOverview.class);
   final LateCharges lateCharges = mock(LateCharges.class);
   final OperatorAuthenticator authenticator = mock(OperatorAuthenticator.class);
+  final PaymentPages paymentPages = mock(PaymentPages.class);
 
   @BeforeEach
   void setUpVaadin() {
@@ -112,6 +114,12 @@ abstract class ConsoleTestBase {
       if (type == AuditView.class) {
         return new AuditView(audit);
       }
+      if (type == PaymentView.class) {
+        return new PaymentView(paymentPages, actions);
+      }
+      if (type == SearchView.class) {
+        return new SearchView(paymentPages);
+      }
       return null;
     }
   }
@@ -124,6 +132,19 @@ abstract class ConsoleTestBase {
   static <T extends com.vaadin.flow.component.Component> T navigate(Class<T> view) {
     UI.getCurrent().navigate(view);
     return view.cast(UI.getCurrent().getCurrentView());
+  }
+
+  /** Follows a console link (a path with a query), as a browser opening it would. */
+  static void open(String link) {
+    int query = link.indexOf('?');
+    if (query < 0) {
+      UI.getCurrent().navigate(link);
+    } else {
+      UI.getCurrent()
+          .navigate(
+              link.substring(0, query),
+              com.vaadin.flow.router.QueryParameters.fromString(link.substring(query + 1)));
+    }
   }
 
   /** A mocked page(filter, offset, limit) that honours offset and limit, as Vaadin checks. */

@@ -247,10 +247,24 @@ class OtherViewsTest extends ConsoleTestBase {
     assertThat(GridKt._size(purges)).isZero();
 
     _click(_get(Button.class, s -> s.withId("purge-button")));
+    // Nothing is deleted before the operator confirms.
+    verify(actions, org.mockito.Mockito.never()).purgeNow(org.mockito.ArgumentMatchers.any());
+    _click(_get(Button.class, s -> s.withId("purge-confirm-button")));
 
     verify(actions).purgeNow("operator");
     assertThat(notificationTexts()).contains("DONE: purged 12 rows");
     assertThat(GridKt._size(purges)).isEqualTo(1);
+  }
+
+  @Test
+  void cancellingThePurgeConfirmationDeletesNothing() {
+    when(retention.summary()).thenReturn(retentionSummary(0));
+    navigate(RetentionView.class);
+
+    _click(_get(Button.class, s -> s.withId("purge-button")));
+    _click(_get(Button.class, s -> s.withId("purge-cancel-button")));
+
+    verify(actions, org.mockito.Mockito.never()).purgeNow(org.mockito.ArgumentMatchers.any());
   }
 
   @Test
@@ -358,5 +372,29 @@ class OtherViewsTest extends ConsoleTestBase {
     assertThat(GridKt._size(grid)).isEqualTo(1);
     assertThat(GridKt._getFormattedRow(grid, 0)).contains("PURGE", "—");
     verify(audit, atLeastOnce()).page(eq("purge"), eq(0), anyInt());
+  }
+
+  @Test
+  void theOverviewRefreshesItselfUntilPaused() {
+    when(overview.snapshot()).thenReturn(snapshot(1));
+    navigate(OverviewView.class);
+    com.vaadin.flow.component.UI ui = com.vaadin.flow.component.UI.getCurrent();
+    assertThat(ui.getPollInterval()).isEqualTo(AutoRefresh.INTERVAL_SECONDS * 1000);
+    org.mockito.Mockito.clearInvocations(overview);
+
+    com.vaadin.flow.component.ComponentUtil.fireEvent(
+        ui, new com.vaadin.flow.component.PollEvent(ui, true));
+    verify(overview, org.mockito.Mockito.atLeastOnce()).snapshot();
+
+    _setValue(
+        _get(
+            com.vaadin.flow.component.checkbox.Checkbox.class,
+            s -> s.withId("overview-auto-refresh")),
+        false);
+    assertThat(ui.getPollInterval()).isEqualTo(-1);
+    org.mockito.Mockito.clearInvocations(overview);
+    com.vaadin.flow.component.ComponentUtil.fireEvent(
+        ui, new com.vaadin.flow.component.PollEvent(ui, true));
+    verify(overview, org.mockito.Mockito.never()).snapshot();
   }
 }

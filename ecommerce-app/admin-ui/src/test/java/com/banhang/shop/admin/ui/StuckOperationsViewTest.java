@@ -26,6 +26,7 @@ import com.banhang.shop.admin.application.StuckOperations;
 import com.github.mvysny.kaributesting.v10.GridKt;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.combobox.ComboBox;
+import com.vaadin.flow.component.confirmdialog.ConfirmDialog;
 import com.vaadin.flow.component.dialog.Dialog;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.Paragraph;
@@ -148,19 +149,26 @@ class StuckOperationsViewTest extends ConsoleTestBase {
 
   @Test
   void resolveAsChargedAnsweredRefusedShowsTheError() {
-    when(actions.resolveAsCharged("operator", b.ref(), "ch_other", "customer called", false))
+    when(actions.resolveAsCharged(
+            "operator",
+            b.ref(),
+            "ch_other",
+            "customer called, bank shows it [ticket INC-7]",
+            false))
         .thenReturn(ActionResult.refused("charge ch_other is for another order"));
     grid.select(b);
     _click(_get(Button.class, s -> s.withId("resolve-charged-button")));
     _setValue(_get(TextField.class, s -> s.withId("charge-id-field")), "ch_other");
-    _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "customer called");
+    _setValue(
+        _get(TextArea.class, s -> s.withId("reason-field")), "customer called, bank shows it");
+    _setValue(_get(TextField.class, s -> s.withId("ticket-field")), "INC-7");
 
     _click(_get(Button.class, s -> s.withId("confirm-button")));
 
     assertThat(notificationTexts()).contains("REFUSED: charge ch_other is for another order");
     assertThat(notifications().get(notifications().size() - 1).getThemeNames())
         .contains(NotificationVariant.LUMO_ERROR.getVariantName());
-    assertThat(_find(Dialog.class, s -> s.withId("override-dialog"))).isEmpty();
+    assertThat(_find(ConfirmDialog.class, s -> s.withId("override-dialog"))).isEmpty();
     verify(actions, times(1))
         .resolveAsCharged(anyString(), any(), anyString(), anyString(), anyBoolean());
   }
@@ -168,19 +176,22 @@ class StuckOperationsViewTest extends ConsoleTestBase {
   @Test
   void confirmationNeededLeadsToTheOverrideDialogAndASecondCallWithOverride() {
     KeyRef ref = b.ref();
-    when(actions.resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", false))
+    when(actions.resolveAsCharged(
+            "operator", ref, "ch_1", "bank statement shows it [ticket INC-8]", false))
         .thenReturn(
             new ActionResult(
                 ActionResult.Status.CONFIRMATION_NEEDED, "the gateway does not know ch_1"));
-    when(actions.resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", true))
+    when(actions.resolveAsCharged(
+            "operator", ref, "ch_1", "bank statement shows it [ticket INC-8]", true))
         .thenReturn(ActionResult.done("settled as charged by ch_1 (override)"));
     grid.select(b);
     _click(_get(Button.class, s -> s.withId("resolve-charged-button")));
     _setValue(_get(TextField.class, s -> s.withId("charge-id-field")), "ch_1");
     _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "bank statement shows it");
+    _setValue(_get(TextField.class, s -> s.withId("ticket-field")), "INC-8");
     _click(_get(Button.class, s -> s.withId("confirm-button")));
 
-    Dialog override = _get(Dialog.class, s -> s.withId("override-dialog"));
+    ConfirmDialog override = _get(ConfirmDialog.class, s -> s.withId("override-dialog"));
     assertThat(override.isOpened()).isTrue();
     assertThat(_get(Paragraph.class, s -> s.withId("override-question")).getText())
         .isEqualTo("The gateway no longer knows this charge: override?");
@@ -188,7 +199,8 @@ class StuckOperationsViewTest extends ConsoleTestBase {
 
     _click(_get(Button.class, s -> s.withId("override-button")));
 
-    verify(actions).resolveAsCharged("operator", ref, "ch_1", "bank statement shows it", true);
+    verify(actions)
+        .resolveAsCharged("operator", ref, "ch_1", "bank statement shows it [ticket INC-8]", true);
     assertThat(notificationTexts()).contains("DONE: settled as charged by ch_1 (override)");
   }
 
@@ -222,7 +234,7 @@ class StuckOperationsViewTest extends ConsoleTestBase {
     grid.deselectAll();
     grid.select(b);
     _click(_get(Button.class, s -> s.withId("approve-override-button")));
-    assertThat(_get(Dialog.class, s -> s.withId("override-dialog")).isOpened()).isTrue();
+    assertThat(_get(ConfirmDialog.class, s -> s.withId("override-dialog")).isOpened()).isTrue();
     _click(_get(Button.class, s -> s.withId("override-button")));
 
     verify(actions).approveOverride("operator2", 41L);
@@ -232,15 +244,19 @@ class StuckOperationsViewTest extends ConsoleTestBase {
 
   @Test
   void resolveAsNotChargedCallsTheServiceWithTheReason() {
-    when(actions.resolveAsNotCharged("operator", a.ref(), "gateway never saw it"))
+    when(actions.resolveAsNotCharged("operator", a.ref(), "gateway never saw it [ticket INC-9]"))
         .thenReturn(ActionResult.done("released; the order is payable again"));
     grid.select(a);
     _click(_get(Button.class, s -> s.withId("resolve-not-charged-button")));
+    // The dialog reads back what is being settled before anything is typed.
+    List<String> restated = _find(Span.class).stream().map(Span::getText).toList();
+    assertThat(restated).contains("alice", "order-1", "1250000 VND", "gateway answered 404");
     _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "gateway never saw it");
+    _setValue(_get(TextField.class, s -> s.withId("ticket-field")), "INC-9");
 
     _click(_get(Button.class, s -> s.withId("confirm-button")));
 
-    verify(actions).resolveAsNotCharged("operator", a.ref(), "gateway never saw it");
+    verify(actions).resolveAsNotCharged("operator", a.ref(), "gateway never saw it [ticket INC-9]");
     assertThat(notificationTexts()).contains("DONE: released; the order is payable again");
     assertThat(_find(Dialog.class).stream().filter(Dialog::isOpened)).isEmpty();
   }
@@ -248,12 +264,77 @@ class StuckOperationsViewTest extends ConsoleTestBase {
   @Test
   void resolvingNeedsExactlyOneSelectedKey() {
     grid.select(a);
+    assertThat(_get(Button.class, s -> s.withId("resolve-not-charged-button")).isEnabled())
+        .isTrue();
     grid.select(b);
 
-    _click(_get(Button.class, s -> s.withId("resolve-not-charged-button")));
-
+    assertThat(_get(Button.class, s -> s.withId("resolve-not-charged-button")).isEnabled())
+        .isFalse();
+    assertThat(_get(Button.class, s -> s.withId("resolve-charged-button")).isEnabled()).isFalse();
     assertThat(_find(Dialog.class)).isEmpty();
-    assertThat(notificationTexts()).anyMatch(t -> t.contains("exactly one"));
+  }
+
+  /**
+   * A key nobody has asked the gateway about, whose request may still be running, is
+   * reconciliation's: the resolve buttons are not offered, and the view says why.
+   */
+  @Test
+  void resolveIsNotOfferedForAKeyWithALiveLeaseThatWasNeverChecked() {
+    StuckOperation young =
+        new StuckOperation(
+            new KeyRef("alice", "payments.charge", "key-young"),
+            1,
+            Fixtures.NOW.minusSeconds(30),
+            Fixtures.NOW.plusSeconds(60),
+            false,
+            null,
+            null,
+            Fixtures.NOW);
+    when(stuck.detail(young.ref())).thenReturn(Optional.of(Fixtures.detailOf(young)));
+
+    grid.select(young);
+
+    assertThat(_get(Button.class, s -> s.withId("resolve-not-charged-button")).isEnabled())
+        .isFalse();
+    assertThat(_get(Button.class, s -> s.withId("resolve-charged-button")).isEnabled()).isFalse();
+    assertThat(_get(Span.class, s -> s.withId("resolve-not-offered")).getText())
+        .contains("reconciliation needs an operator");
+  }
+
+  @Test
+  void aReasonTooShortOrNoTicketIsRefusedInTheUi() {
+    grid.select(a);
+    _click(_get(Button.class, s -> s.withId("resolve-not-charged-button")));
+    _setValue(_get(TextArea.class, s -> s.withId("reason-field")), "ok");
+
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    assertThat(_get(TextArea.class, s -> s.withId("reason-field")).getErrorMessage())
+        .isEqualTo(ResolveDialog.REASON_TOO_SHORT);
+    assertThat(_get(TextField.class, s -> s.withId("ticket-field")).isInvalid()).isTrue();
+    assertThat(notificationTexts()).contains(ResolveDialog.TICKET_REQUIRED);
+
+    _setValue(
+        _get(TextArea.class, s -> s.withId("reason-field")), "checked the processor's dashboard");
+    _click(_get(Button.class, s -> s.withId("confirm-button")));
+
+    assertThat(_get(TextArea.class, s -> s.withId("reason-field")).isInvalid()).isFalse();
+    assertThat(_get(TextField.class, s -> s.withId("ticket-field")).isInvalid()).isTrue();
+    verify(actions, never()).resolveAsNotCharged(anyString(), any(), anyString());
+    assertThat(_get(Dialog.class).isOpened()).isTrue();
+  }
+
+  @Test
+  void aLinkFromKeyLookupSelectsTheKey() {
+    when(stuck.detail(c.ref())).thenReturn(Optional.of(Fixtures.detailOf(c)));
+
+    open(StuckOperationsView.link(c.ref()));
+    @SuppressWarnings("unchecked")
+    Grid<StuckOperation> linked = _get(Grid.class, s -> s.withId("stuck-grid"));
+
+    assertThat(linked.getSelectedItems()).extracting(StuckOperation::ref).containsExactly(c.ref());
+    assertThat(_get(TextField.class, s -> s.withId("tenant-filter")).getValue()).isEqualTo("alice");
+    assertThat(_get(IntegerField.class, s -> s.withId("min-age-filter")).getValue()).isZero();
   }
 
   @Test

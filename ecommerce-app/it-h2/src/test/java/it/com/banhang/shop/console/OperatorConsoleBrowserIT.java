@@ -42,6 +42,9 @@ class OperatorConsoleBrowserIT {
   /** The key too old for the gateway to answer for, settled by the operator as not charged. */
   private static String resolvedKey;
 
+  /** The key of the 3 a.m. story: found by its order id and settled from its payment page. */
+  private static String storyKey;
+
   @RegisterExtension
   static final TestWatcher SCREENSHOT_ON_FAILURE =
       new TestWatcher() {
@@ -177,6 +180,7 @@ class OperatorConsoleBrowserIT {
 
     browser.click("resolve-not-charged-button");
     browser.type("reason-field", "Gateway has no charge for this order (checked its dashboard).");
+    browser.type("ticket-field", "INC-1001");
     browser.click("confirm-button");
 
     String resolved = browser.waitForNotification("DONE");
@@ -188,8 +192,78 @@ class OperatorConsoleBrowserIT {
     assertThat(Sandbox.charges(orderId)).isEqualTo(1);
   }
 
+  /**
+   * The 3 a.m. story (docs/operations.md, "At 3 a.m."): a customer calls, charged but the order
+   * says unpaid. The operator types the order id into the search box, lands on the payment, reads
+   * its timeline, asks the gateway (read-only), settles the payment from its page, and the
+   * customer's retry gets the stored answer: one charge.
+   */
   @Test
   @Order(7)
+  void threeAmStory_findByOrderId_readTheTimeline_askTheGateway_settle_retryGetsTheStoredAnswer() {
+    String orderId = Payments.newOrder("alice");
+    storyKey = ShopApi.newKey();
+    // The gateway charges, and every answer for that key is lost: the shop cannot know.
+    Sandbox.faults(
+        "{\"dropResponseProbability\":1,\"faultsOnReplays\":true,\"dropMode\":\"GATEWAY_TIMEOUT\"}");
+    try {
+      assertThat(Payments.pay("alice", orderId, storyKey, "pm_card_ok").statusCode())
+          .isEqualTo(504);
+    } finally {
+      Sandbox.noFaults();
+    }
+    // The customer tries again before calling: told the outcome is being found out.
+    assertThat(Payments.pay("alice", orderId, storyKey, "pm_card_ok").statusCode()).isEqualTo(409);
+
+    browser.open(ADMIN + "/");
+    browser.byId("overview-operations");
+    browser.type("search-field", orderId);
+    browser.click("search-go");
+
+    browser.waitForUrlContaining("/admin/payments/");
+    browser.waitForText("payment-order", orderId);
+    browser.waitForText("payment-status", "PENDING");
+    browser.waitForText("payment-customer", "alice");
+    List<List<String>> timeline = browser.gridRows("timeline-grid");
+    assertThat(timeline.get(0)).anySatisfy(cell -> assertThat(cell).contains("ATTEMPT_STARTED"));
+    assertThat(timeline)
+        .anySatisfy(row -> assertThat(String.join(" ", row)).contains("OUTCOME_UNKNOWN"))
+        .anySatisfy(row -> assertThat(String.join(" ", row)).contains("CUSTOMER_RETRY"));
+    // Nobody has asked the gateway yet: resolving by hand is not offered.
+    assertThat(browser.byId("payment-resolve-not-charged-button").getDomAttribute("disabled"))
+        .isNotNull();
+    browser.screenshot("07-payment.png");
+    browser.js("document.getElementById('timeline-grid').scrollIntoView();");
+    browser.screenshot("07b-payment-timeline.png");
+
+    browser.click("ask-gateway-button");
+    browser.waitForText("gateway-finding", "CHARGED");
+    assertThat(browser.byId("gateway-charge").getText()).startsWith("ch_");
+    // Asking changed nothing.
+    browser.waitForText("payment-status", "PENDING");
+    browser.screenshot("08-ask-the-gateway.png");
+
+    browser.click("payment-reconcile-button");
+    assertThat(browser.waitForNotification("CAPTURED")).startsWith("DONE");
+    browser.waitForText("payment-status", "CAPTURED");
+    List<List<String>> settled = browser.gridRows("timeline-grid");
+    assertThat(settled)
+        .anySatisfy(row -> assertThat(String.join(" ", row)).contains("RECONCILIATION_CHECK"))
+        .anySatisfy(
+            row -> assertThat(String.join(" ", row)).contains("OPERATOR_ASK_GATEWAY", "operator"))
+        .anySatisfy(
+            row -> assertThat(String.join(" ", row)).contains("OPERATOR_RECONCILE", "operator"));
+    browser.screenshot("09-payment-settled.png");
+
+    // The customer's retry gets the stored answer of the charge the gateway had made.
+    io.restassured.response.Response retry = Payments.pay("alice", orderId, storyKey, "pm_card_ok");
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat(Sandbox.charges(orderId)).isEqualTo(1);
+  }
+
+  @Test
+  @Order(8)
   void auditShowsWhoDidWhat() {
     browser.open(ADMIN + "/audit");
 
@@ -200,12 +274,13 @@ class OperatorConsoleBrowserIT {
     assertThat(browser.gridRows("audit-grid"))
         .anySatisfy(row -> assertThat(row).contains("operator", "RECONCILE", resolvedKey))
         .anySatisfy(
-            row -> assertThat(row).contains("operator", "RESOLVE_AS_NOT_CHARGED", resolvedKey));
+            row -> assertThat(row).contains("operator", "RESOLVE_AS_NOT_CHARGED", resolvedKey))
+        .anySatisfy(row -> assertThat(row).contains("operator", "ASK_GATEWAY", storyKey));
     browser.screenshot("04-audit.png");
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void keyLookupShowsTheStoredAnswerMasked() {
     browser.open(ADMIN + "/keys");
 
@@ -222,19 +297,20 @@ class OperatorConsoleBrowserIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void retentionPurgesOnRequest() {
     browser.open(ADMIN + "/retention");
     browser.byId("ttl-grid");
 
     browser.click("purge-button");
+    browser.click("purge-confirm-button");
 
     assertThat(browser.waitForNotification("purged")).startsWith("DONE");
     browser.screenshot("06-retention.png");
   }
 
   @Test
-  @Order(10)
+  @Order(11)
   void logoutEndsTheSession() {
     // The purge's notification covers the logout button until it closes.
     browser.waitForNotificationsClosed();

@@ -1,0 +1,296 @@
+package com.banhang.shop.admin.ui;
+
+import com.banhang.shop.admin.application.ActionResult;
+import com.banhang.shop.admin.application.KeyRef;
+import com.banhang.shop.admin.application.OperatorActions;
+import com.banhang.shop.admin.application.PaymentPage;
+import com.banhang.shop.admin.application.PaymentPages;
+import com.banhang.shop.admin.application.StuckOperation;
+import com.banhang.shop.admin.application.StuckOperationDetail;
+import com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer;
+import com.banhang.shop.payments.api.PaymentRecord;
+import com.banhang.shop.payments.api.TimelineEntry;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.formlayout.FormLayout;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Anchor;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.H3;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * One payment, the page an operator pastes into a ticket (docs/operations.md, "The payment page"):
+ * what the shop recorded, the key's state, its whole timeline oldest first, the gateway's view on
+ * request, and the actions that are meaningful now. Its address is {@code payments/<payment id>}.
+ */
+@Route(value = "payments/:" + PaymentView.PARAMETER, layout = MainLayout.class)
+@PageTitle("Payment | BanHang operator console")
+public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
+
+  static final String PARAMETER = "paymentId";
+
+  private final PaymentPages pages;
+  private final OperatorActions actions;
+
+  private final H2 title = new H2();
+  private final VerticalLayout content = new VerticalLayout();
+  private final VerticalLayout gatewayPanel = new VerticalLayout();
+  final Grid<TimelineEntry> timeline = new Grid<>();
+  final Button askGateway = new Button("Ask the gateway now", e -> askGateway());
+  final Button reconcile = new Button("Reconcile now", e -> reconcile());
+  final Button resolveCharged = new Button("Resolve as charged", e -> resolveAsCharged());
+  final Button resolveNotCharged = new Button("Resolve as not charged", e -> resolveAsNotCharged());
+
+  private String paymentId;
+  private PaymentPage page;
+
+  @jakarta.inject.Inject
+  public PaymentView(PaymentPages pages, OperatorActions actions) {
+    this.pages = pages;
+    this.actions = actions;
+    setWidthFull();
+    title.setId("payment-title");
+    content.setPadding(false);
+    content.setId("payment-content");
+    gatewayPanel.setId("gateway-answer");
+    gatewayPanel.setPadding(false);
+    askGateway.setId("ask-gateway-button");
+    reconcile.setId("payment-reconcile-button");
+    resolveCharged.setId("payment-resolve-charged-button");
+    resolveNotCharged.setId("payment-resolve-not-charged-button");
+    resolveNotCharged.addThemeVariants(ButtonVariant.LUMO_ERROR);
+
+    timeline.setId("timeline-grid");
+    timeline.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_WRAP_CELL_CONTENT);
+    timeline
+        .addColumn(e -> Formats.instant(e.at()))
+        .setTooltipGenerator(e -> Formats.utc(e.at()))
+        .setHeader("When")
+        .setAutoWidth(true)
+        .setFlexGrow(0);
+    timeline.addColumn(TimelineEntry::kind).setHeader("What").setAutoWidth(true).setFlexGrow(0);
+    timeline.addColumn(TimelineEntry::actor).setHeader("Who").setAutoWidth(true).setFlexGrow(0);
+    timeline.addColumn(TimelineEntry::detail).setHeader("Detail").setFlexGrow(1);
+    timeline.setAllRowsVisible(true);
+    add(title, content);
+  }
+
+  /** The address of a payment's page, relative to the console. */
+  static String link(String paymentId) {
+    return "payments/" + URLEncoder.encode(paymentId, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  @Override
+  public void beforeEnter(BeforeEnterEvent event) {
+    paymentId = event.getRouteParameters().get(PARAMETER).orElse("");
+    render();
+  }
+
+  private void render() {
+    content.removeAll();
+    gatewayPanel.removeAll();
+    Optional<PaymentPage> found =
+        Notices.call("Reading the payment", () -> pages.page(paymentId)).orElse(Optional.empty());
+    page = found.orElse(null);
+    if (page == null) {
+      title.setText("Payment " + paymentId);
+      Span none = new Span("No payment " + paymentId + ". Search for it with the box above.");
+      none.setId("payment-not-found");
+      content.add(none);
+      return;
+    }
+    PaymentRecord p = page.payment();
+    title.setText("Payment of " + Formats.money(p.amount(), p.currency()) + " by " + p.tenantId());
+
+    FormLayout shop = new FormLayout();
+    shop.setId("payment-summary");
+    shop.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
+    field(shop, "Customer", p.tenantId(), "payment-customer");
+    field(shop, "Order", p.orderId(), "payment-order");
+    field(shop, "Amount", Formats.money(p.amount(), p.currency()), "payment-amount");
+    field(shop, "Status", p.status(), "payment-status");
+    field(shop, "Gateway key", p.gatewayKey(), "payment-gateway-key");
+    field(shop, "Gateway charge", Formats.text(p.gatewayChargeId()), "payment-charge");
+    field(shop, "Idempotency key", p.idempotencyKey(), "payment-key");
+    field(shop, "Attempt", Integer.toString(p.attempt()), null);
+    field(shop, "Late charge", Formats.text(p.lateCharge()), null);
+    shop.addFormItem(Formats.time(p.createdAt()), "Created");
+    shop.addFormItem(Formats.time(p.updatedAt()), "Last change");
+    field(shop, "Payment id", p.paymentId(), "payment-id");
+
+    HorizontalLayout links = new HorizontalLayout();
+    Anchor keyLink = new Anchor(KeyLookupView.link(page.keyRef()), "Open the key");
+    keyLink.setId("payment-key-link");
+    links.add(keyLink);
+
+    content.add(new H3("What the shop recorded"), shop, links, keyState(page.key()));
+
+    reconcile.setEnabled(page.key().isPresent());
+    resolveCharged.setEnabled(page.resolvable());
+    resolveNotCharged.setEnabled(page.resolvable());
+    HorizontalLayout buttons =
+        new HorizontalLayout(askGateway, reconcile, resolveCharged, resolveNotCharged);
+    content.add(buttons);
+    if (page.key().isPresent() && !page.resolvable()) {
+      Span why =
+          new Span(
+              "Resolve is offered once reconciliation needs an operator, or once the lease has"
+                  + " run out and the key was checked at least once: reconcile first.");
+      why.setId("payment-resolve-not-offered");
+      content.add(why);
+    }
+    content.add(gatewayPanel);
+
+    timeline.setItems(page.timeline());
+    content.add(new H3("Timeline, oldest first"), timeline);
+  }
+
+  private VerticalLayout keyState(Optional<StuckOperationDetail> key) {
+    VerticalLayout state = new VerticalLayout();
+    state.setPadding(false);
+    state.setId("payment-key-state");
+    if (key.isEmpty()) {
+      state.add(new Span("The key of this attempt is settled: nothing for reconciliation to do."));
+      return state;
+    }
+    StuckOperation op = key.get().operation();
+    FormLayout form = new FormLayout();
+    form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
+    field(
+        form, "Key", "processing" + (op.outcomeUnknown() ? ", outcome unknown" : ""), "key-state");
+    field(form, "Age", Formats.age(op.age()), null);
+    field(
+        form,
+        "Lease until",
+        Formats.instant(op.lockedUntil()) + (op.leaseExpired() ? " (expired)" : " (held)"),
+        null);
+    field(form, "Last reconciliation", Formats.text(op.lastCheck()), "key-last-check");
+    form.addFormItem(Formats.time(op.lastCheckedAt()), "Checked at");
+    field(form, "Gateway said last", Formats.text(key.get().lastCheckDetail()), null);
+    Anchor stuckRow = new Anchor(StuckOperationsView.link(op.ref()), "Show in Stuck operations");
+    stuckRow.setId("payment-stuck-link");
+    state.add(new H3("Its key is stuck"), form, stuckRow);
+    return state;
+  }
+
+  void askGateway() {
+    String operator = OperatorSession.currentName();
+    Notices.call("Asking the gateway", () -> actions.askGateway(operator, paymentId))
+        .ifPresent(this::showGatewayAnswer);
+  }
+
+  private void showGatewayAnswer(GatewayAnswer answer) {
+    gatewayPanel.removeAll();
+    FormLayout form = new FormLayout();
+    form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
+    field(form, "The gateway says", answer.finding().name(), "gateway-finding");
+    field(form, "Charge", Formats.text(answer.chargeId()), "gateway-charge");
+    field(
+        form,
+        "Amount",
+        answer.currency() == null
+            ? Formats.NONE
+            : Formats.money(answer.amount(), answer.currency()),
+        null);
+    field(form, "For order", Formats.text(answer.orderReference()), null);
+    form.addFormItem(Formats.time(answer.askedAt()), "Asked at");
+    field(form, "In words", Formats.text(answer.detail()), "gateway-detail");
+    gatewayPanel.add(new H3("The gateway's view (read only; nothing was changed)"), form);
+  }
+
+  void reconcile() {
+    if (page == null) {
+      return;
+    }
+    KeyRef ref = page.keyRef();
+    act("Reconcile", () -> actions.reconcile(OperatorSession.currentName(), List.of(ref)));
+  }
+
+  void resolveAsCharged() {
+    if (page == null) {
+      return;
+    }
+    KeyRef ref = page.keyRef();
+    new ResolveDialog(
+            "Resolve payment " + paymentId + " as charged",
+            true,
+            restatement(),
+            (chargeId, reason) -> {
+              String operator = OperatorSession.currentName();
+              Optional<ActionResult> result =
+                  act(
+                      "Resolve as charged",
+                      () -> actions.resolveAsCharged(operator, ref, chargeId, reason, false));
+              if (result.isPresent()
+                  && result.get().status() == ActionResult.Status.CONFIRMATION_NEEDED) {
+                new OverrideDialog(
+                        result.get().message(),
+                        () ->
+                            act(
+                                "Resolve as charged (override)",
+                                () ->
+                                    actions.resolveAsCharged(
+                                        operator, ref, chargeId, reason, true)))
+                    .open();
+              }
+              return result.isPresent();
+            })
+        .open();
+  }
+
+  void resolveAsNotCharged() {
+    if (page == null) {
+      return;
+    }
+    KeyRef ref = page.keyRef();
+    new ResolveDialog(
+            "Resolve payment " + paymentId + " as not charged",
+            false,
+            restatement(),
+            (chargeId, reason) ->
+                act(
+                        "Resolve as not charged",
+                        () ->
+                            actions.resolveAsNotCharged(OperatorSession.currentName(), ref, reason))
+                    .isPresent())
+        .open();
+  }
+
+  private ResolveDialog.Restatement restatement() {
+    PaymentRecord p = page.payment();
+    return new ResolveDialog.Restatement(
+        p.tenantId(),
+        p.orderId(),
+        Formats.money(p.amount(), p.currency()),
+        page.lastGatewayAnswer());
+  }
+
+  /** Calls an action, shows its result at once and re-reads the page. */
+  private Optional<ActionResult> act(String what, Supplier<ActionResult> call) {
+    Optional<ActionResult> result = Notices.call(what, call);
+    result.ifPresent(Notices::result);
+    render();
+    return result;
+  }
+
+  private static void field(FormLayout form, String label, String value, String id) {
+    Span span = Formats.value(value);
+    if (id != null) {
+      span.setId(id);
+    }
+    form.addFormItem(span, label);
+  }
+}
