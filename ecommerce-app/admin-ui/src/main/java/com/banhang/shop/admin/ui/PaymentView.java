@@ -79,10 +79,12 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
         .addColumn(e -> Formats.instant(e.at()))
         .setTooltipGenerator(e -> Formats.utc(e.at()))
         .setHeader("When")
-        .setAutoWidth(true)
+        .setWidth("13em")
         .setFlexGrow(0);
-    timeline.addColumn(TimelineEntry::kind).setHeader("What").setAutoWidth(true).setFlexGrow(0);
-    timeline.addColumn(TimelineEntry::actor).setHeader("Who").setAutoWidth(true).setFlexGrow(0);
+    // Fixed widths: the rows arrive after the first render, so auto widths would fit the headers
+    // only and leave the detail, the column that says what happened, a sliver.
+    timeline.addColumn(TimelineEntry::kind).setHeader("What").setWidth("15em").setFlexGrow(0);
+    timeline.addColumn(TimelineEntry::actor).setHeader("Who").setWidth("9em").setFlexGrow(0);
     timeline.addColumn(TimelineEntry::detail).setHeader("Detail").setFlexGrow(1);
     timeline.setAllRowsVisible(true);
     add(title, content);

@@ -235,6 +235,7 @@ class OperatorConsoleBrowserIT {
     browser.screenshot("07-payment.png");
     browser.js("document.getElementById('timeline-grid').scrollIntoView();");
     browser.screenshot("07b-payment-timeline.png");
+    browser.js("document.getElementById('payment-title').scrollIntoView();");
 
     browser.click("ask-gateway-button");
     browser.waitForText("gateway-finding", "CHARGED");
