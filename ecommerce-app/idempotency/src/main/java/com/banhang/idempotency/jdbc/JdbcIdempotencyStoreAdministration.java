@@ -120,6 +120,14 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
       where.append(" AND created_at < ").append(store.plusMillis(store.now()));
       parameters.addAll(store.plusMillisParameters(-filter.minAge().toMillis()));
     }
+    if (filter.claimedFrom() != null) {
+      where.append(" AND created_at >= ?");
+      parameters.add(JdbcIdempotencyStore.utc(filter.claimedFrom()));
+    }
+    if (filter.claimedBefore() != null) {
+      where.append(" AND created_at < ?");
+      parameters.add(JdbcIdempotencyStore.utc(filter.claimedBefore()));
+    }
     int total =
         (int)
             store.queryLong(
@@ -137,10 +145,40 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
                 + store.recordColumns()
                 + " FROM idempotency_record"
                 + where
-                + " ORDER BY created_at, tenant_id, idempotency_key"
+                + orderBy(filter.sort())
                 + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY",
             paged.toArray());
     return new ProcessingPage(rows, total);
+  }
+
+  /**
+   * The listing's ORDER BY, one form for the three databases: the column comes from a fixed map,
+   * never from the caller's text, and a nullable column sorts its empty rows last through a CASE
+   * (PostgreSQL puts NULL last ascending, H2 and SQL Server first, and SQL Server has no NULLS
+   * LAST). Tenant and key break ties, so consecutive pages neither overlap nor skip a row.
+   */
+  static String orderBy(ProcessingQuery.Sort sort) {
+    String direction = sort.descending() ? " DESC" : "";
+    String column =
+        switch (sort.column()) {
+          case TENANT -> "tenant_id";
+          case OPERATION -> "operation";
+          case KEY -> "idempotency_key";
+          case CLAIMED_AT -> "created_at";
+          case LEASE_UNTIL -> "locked_until";
+          case ATTEMPT -> "attempt";
+          case OUTCOME_UNKNOWN -> "CASE WHEN outcome IS NULL THEN 0 ELSE 1 END";
+          case LAST_CHECK -> "last_check";
+          case LAST_CHECKED_AT -> "last_checked_at";
+        };
+    boolean nullable =
+        sort.column() == ProcessingQuery.Column.LAST_CHECK
+            || sort.column() == ProcessingQuery.Column.LAST_CHECKED_AT;
+    return " ORDER BY "
+        + (nullable ? "CASE WHEN " + column + " IS NULL THEN 1 ELSE 0 END, " : "")
+        + column
+        + direction
+        + ", tenant_id, idempotency_key";
   }
 
   @Override

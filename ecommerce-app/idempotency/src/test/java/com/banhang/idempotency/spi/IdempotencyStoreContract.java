@@ -767,6 +767,79 @@ public abstract class IdempotencyStoreContract {
         .isEqualTo(5);
   }
 
+  /** The console sorts any column on the server and filters by claim time (docs/operations.md). */
+  @Test
+  void listProcessing_sortsByAnyColumnEitherWay_emptyValuesLast_andFiltersByClaimTime()
+      throws Exception {
+    List<String> mine = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      mine.add(claimProcessing(OPERATION));
+    }
+    administration.recordCheck(
+        store.find(TENANT, OPERATION, mine.get(1)).orElseThrow().claimedKey(),
+        "GATEWAY_UNREACHABLE",
+        null);
+    // The database's collation decides the order of keys; descending must be its exact reverse.
+    List<String> ascending = keys(sorted(ProcessingQuery.Column.KEY, false));
+    List<String> reversed = new ArrayList<>(keys(sorted(ProcessingQuery.Column.KEY, true)));
+    java.util.Collections.reverse(reversed);
+    assertThat(ascending).containsExactlyInAnyOrderElementsOf(mine).isEqualTo(reversed);
+    // The checked key first either way: rows never checked come last whatever the direction.
+    for (boolean descending : List.of(false, true)) {
+      List<String> byCheck = keys(sorted(ProcessingQuery.Column.LAST_CHECKED_AT, descending));
+      assertThat(byCheck.get(0)).as("descending " + descending).isEqualTo(mine.get(1));
+      assertThat(keys(sorted(ProcessingQuery.Column.LAST_CHECK, descending)).get(0))
+          .isEqualTo(mine.get(1));
+    }
+
+    java.time.Instant oldest =
+        mine.stream()
+            .map(k -> store.find(TENANT, OPERATION, k).orElseThrow().createdAt())
+            .min(java.util.Comparator.naturalOrder())
+            .orElseThrow();
+    assertThat(
+            administration
+                .listProcessing(
+                    new ProcessingQuery(
+                        TENANT, OPERATION, null, null, oldest, oldest.plusSeconds(3600), null),
+                    0,
+                    10)
+                .total())
+        .isEqualTo(3);
+    assertThat(
+            administration
+                .listProcessing(
+                    new ProcessingQuery(
+                        TENANT, OPERATION, null, null, oldest.plusSeconds(3600), null, null),
+                    0,
+                    10)
+                .total())
+        .isZero();
+    assertThat(
+            administration
+                .listProcessing(
+                    new ProcessingQuery(TENANT, OPERATION, null, null, null, oldest, null), 0, 10)
+                .total())
+        .isZero();
+  }
+
+  private List<IdempotencyRecord> sorted(ProcessingQuery.Column column, boolean descending)
+      throws Exception {
+    return administration
+        .listProcessing(
+            new ProcessingQuery(
+                TENANT,
+                OPERATION,
+                null,
+                null,
+                null,
+                null,
+                new ProcessingQuery.Sort(column, descending)),
+            0,
+            10)
+        .rows();
+  }
+
   @Test
   void statistics_countsRowsByOperationStatusAndAge_andExpiredLeases() throws Exception {
     claimProcessing(OPERATION);

@@ -274,10 +274,11 @@ public final class InMemoryIdempotencyStore
                         : query.lastCheck() == null || query.lastCheck().equals(r.lastCheck()))
             .filter(
                 r -> query.minAge() == null || r.createdAt().isBefore(now.minus(query.minAge())))
-            .sorted(
-                Comparator.comparing(IdempotencyRecord::createdAt)
-                    .thenComparing(IdempotencyRecord::tenant)
-                    .thenComparing(IdempotencyRecord::key))
+            .filter(
+                r -> query.claimedFrom() == null || !r.createdAt().isBefore(query.claimedFrom()))
+            .filter(
+                r -> query.claimedBefore() == null || r.createdAt().isBefore(query.claimedBefore()))
+            .sorted(listingOrder(query.sort()))
             .map(this::withReadAt)
             .toList();
     if (limit <= 0) {
@@ -286,6 +287,46 @@ public final class InMemoryIdempotencyStore
     int from = Math.min(Math.max(0, offset), matching.size());
     return new ProcessingPage(
         matching.subList(from, Math.min(matching.size(), from + limit)), matching.size());
+  }
+
+  /** The JDBC stores' ORDER BY: the column either way, empty values last, then tenant and key. */
+  private static Comparator<IdempotencyRecord> listingOrder(ProcessingQuery.Sort sort) {
+    Comparator<IdempotencyRecord> byColumn =
+        switch (sort.column()) {
+          case TENANT -> Comparator.comparing(IdempotencyRecord::tenant);
+          case OPERATION -> Comparator.comparing(IdempotencyRecord::operation);
+          case KEY -> Comparator.comparing(IdempotencyRecord::key);
+          case CLAIMED_AT -> Comparator.comparing(IdempotencyRecord::createdAt);
+          case LEASE_UNTIL -> Comparator.comparing(IdempotencyRecord::lockedUntil);
+          case ATTEMPT -> Comparator.comparingInt(IdempotencyRecord::attempt);
+          case OUTCOME_UNKNOWN -> Comparator.comparing(IdempotencyRecord::outcomeUnknown);
+          case LAST_CHECK ->
+              Comparator.comparing(
+                  IdempotencyRecord::lastCheck, Comparator.nullsLast(Comparator.naturalOrder()));
+          case LAST_CHECKED_AT ->
+              Comparator.comparing(
+                  IdempotencyRecord::lastCheckedAt,
+                  Comparator.nullsLast(Comparator.naturalOrder()));
+        };
+    if (sort.descending()) {
+      byColumn = descendingNullsLast(sort.column(), byColumn);
+    }
+    return byColumn.thenComparing(IdempotencyRecord::tenant).thenComparing(IdempotencyRecord::key);
+  }
+
+  private static Comparator<IdempotencyRecord> descendingNullsLast(
+      ProcessingQuery.Column column, Comparator<IdempotencyRecord> ascending) {
+    return switch (column) {
+      case LAST_CHECK ->
+          Comparator.comparing(
+              IdempotencyRecord::lastCheck,
+              Comparator.nullsLast(Comparator.<String>naturalOrder().reversed()));
+      case LAST_CHECKED_AT ->
+          Comparator.comparing(
+              IdempotencyRecord::lastCheckedAt,
+              Comparator.nullsLast(Comparator.<java.time.Instant>naturalOrder().reversed()));
+      default -> ascending.reversed();
+    };
   }
 
   /** The counts the databases' statements make, on the store's clock. */

@@ -53,6 +53,23 @@ public class StuckOperations {
                     payment(ref)));
   }
 
+  /**
+   * The payment each payments.charge row's claim started, for the listing's order, amount and
+   * customer columns: one index seek per row of the page (the payments context owns the table, so
+   * the library's listing cannot join it), never for more than a page.
+   */
+  public java.util.Map<KeyRef, KeyPaymentView> paymentsOf(List<StuckOperation> rows) {
+    java.util.Map<KeyRef, KeyPaymentView> found = new java.util.HashMap<>();
+    for (StuckOperation row : rows) {
+      if (PAYMENTS_CHARGE.equals(row.ref().operation())) {
+        keyPayments
+            .paymentOfClaim(row.ref().tenant(), row.ref().key(), row.attempt())
+            .ifPresent(p -> found.put(row.ref(), p));
+      }
+    }
+    return found;
+  }
+
   private Optional<KeyPaymentView> payment(KeyRef ref) {
     if (!PAYMENTS_CHARGE.equals(ref.operation())) {
       return Optional.empty();
@@ -67,7 +84,17 @@ public class StuckOperations {
             ? ProcessingQuery.NEVER_CHECKED
             : blankToNull(filter.lastCheck());
     return new ProcessingQuery(
-        blankToNull(filter.tenant()), blankToNull(filter.operation()), lastCheck, minAge);
+        blankToNull(filter.tenant()),
+        blankToNull(filter.operation()),
+        lastCheck,
+        minAge,
+        filter.claimedFrom(),
+        filter.claimedBefore(),
+        filter.sort() == null
+            ? null
+            : new ProcessingQuery.Sort(
+                ProcessingQuery.Column.valueOf(filter.sort().column().name()),
+                filter.sort().descending()));
   }
 
   private static String blankToNull(String value) {

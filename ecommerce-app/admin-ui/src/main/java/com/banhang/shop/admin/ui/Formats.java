@@ -50,6 +50,11 @@ final class Formats {
     return span;
   }
 
+  /** A date and time the operator typed, read in the operator's zone; null stays null. */
+  static Instant fromOperatorsZone(java.time.LocalDateTime typed) {
+    return typed == null ? null : typed.atZone(zone()).toInstant();
+  }
+
   private static java.time.ZoneId zone() {
     com.vaadin.flow.server.VaadinSession session =
         com.vaadin.flow.server.VaadinSession.getCurrent();

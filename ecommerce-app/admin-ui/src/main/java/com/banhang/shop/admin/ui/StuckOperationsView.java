@@ -5,6 +5,7 @@ import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OperatorActions;
 import com.banhang.shop.admin.application.OverrideProposal;
 import com.banhang.shop.admin.application.StuckFilter;
+import com.banhang.shop.admin.application.StuckFilter.Column;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
 import com.banhang.shop.admin.application.StuckOperations;
@@ -67,6 +68,15 @@ public class StuckOperationsView extends VerticalLayout
   final ComboBox<String> operation = new ComboBox<>("Operation", OPERATIONS);
   final ComboBox<String> lastCheck = new ComboBox<>("Last reconciliation finding", LAST_CHECKS);
   final IntegerField minAgeMinutes = new IntegerField("Min age (minutes)");
+  final com.vaadin.flow.component.datetimepicker.DateTimePicker claimedFrom =
+      new com.vaadin.flow.component.datetimepicker.DateTimePicker("Claimed from");
+  final com.vaadin.flow.component.datetimepicker.DateTimePicker claimedBefore =
+      new com.vaadin.flow.component.datetimepicker.DateTimePicker("Claimed before");
+
+  /** The payments of the rows read last, for the order and amount columns (one page at most). */
+  private final java.util.Map<KeyRef, KeyPaymentView> paymentsOfRows =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   final Grid<StuckOperation> grid = new Grid<>();
   private final CallbackDataProvider<StuckOperation, Void> dataProvider;
   private final VerticalLayout detail = new VerticalLayout();
@@ -98,7 +108,13 @@ public class StuckOperationsView extends VerticalLayout
     Button search = new Button("Search", e -> applyFilter());
     search.setId("search-button");
     search.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-    HorizontalLayout filters = new HorizontalLayout(tenant, operation, lastCheck, minAgeMinutes);
+    claimedFrom.setId("claimed-from-filter");
+    claimedFrom.setHelperText("your time zone");
+    claimedBefore.setId("claimed-before-filter");
+    claimedBefore.setHelperText("your time zone");
+    HorizontalLayout filters =
+        new HorizontalLayout(
+            tenant, operation, lastCheck, minAgeMinutes, claimedFrom, claimedBefore);
     filters.add(search);
     filters.setAlignItems(FlexComponent.Alignment.BASELINE);
     filters.setWrap(true);
@@ -154,9 +170,7 @@ public class StuckOperationsView extends VerticalLayout
     dataProvider =
         new CallbackDataProvider<>(
             query ->
-                Notices.call(
-                        "Reading stuck operations",
-                        () -> stuck.page(filter, query.getOffset(), query.getLimit()))
+                Notices.call("Reading stuck operations", () -> rowsWithTheirPayments(query))
                     .map(List::stream)
                     .orElseGet(Stream::empty),
             query -> Notices.call("Counting stuck operations", () -> stuck.count(filter)).orElse(0),
@@ -164,17 +178,32 @@ public class StuckOperationsView extends VerticalLayout
     grid.setId("stuck-grid");
     grid.setSelectionMode(Grid.SelectionMode.MULTI);
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-    grid.addColumn(s -> s.ref().tenant()).setHeader("Tenant").setAutoWidth(true);
-    grid.addColumn(s -> s.ref().operation()).setHeader("Operation").setAutoWidth(true);
-    grid.addColumn(s -> s.ref().key()).setHeader("Key").setAutoWidth(true);
-    grid.addColumn(s -> Formats.age(s.age())).setHeader("Age").setAutoWidth(true);
-    grid.addColumn(StuckOperation::attempt).setHeader("Attempt");
-    grid.addColumn(s -> s.leaseExpired() ? "expired" : "held")
-        .setHeader("Lease")
+    // Sortable columns sort on the server (StuckFilter.Sort); order and amount come from the
+    // payments context one page at a time, so they cannot order the whole listing.
+    sortable(grid.addColumn(s -> s.ref().tenant()).setHeader("Customer"), Column.TENANT);
+    sortable(grid.addColumn(s -> s.ref().operation()).setHeader("Operation"), Column.OPERATION);
+    sortable(grid.addColumn(s -> s.ref().key()).setHeader("Key"), Column.KEY);
+    grid.addColumn(s -> paymentOf(s).map(KeyPaymentView::orderId).orElse(Formats.NONE))
+        .setHeader("Order")
         .setAutoWidth(true);
-    grid.addColumn(s -> s.outcomeUnknown() ? "yes" : "no").setHeader("Outcome unknown");
-    grid.addColumn(s -> Formats.text(s.lastCheck())).setHeader("Last check").setAutoWidth(true);
+    grid.addColumn(
+            s ->
+                paymentOf(s).map(p -> Formats.money(p.amount(), p.currency())).orElse(Formats.NONE))
+        .setHeader("Amount")
+        .setAutoWidth(true);
+    sortable(grid.addColumn(s -> Formats.age(s.age())).setHeader("Age"), Column.CLAIMED_AT);
+    sortable(grid.addColumn(StuckOperation::attempt).setHeader("Attempt"), Column.ATTEMPT);
+    sortable(
+        grid.addColumn(s -> s.leaseExpired() ? "expired" : "held").setHeader("Lease"),
+        Column.LEASE_UNTIL);
+    sortable(
+        grid.addColumn(s -> s.outcomeUnknown() ? "yes" : "no").setHeader("Outcome unknown"),
+        Column.OUTCOME_UNKNOWN);
+    sortable(
+        grid.addColumn(s -> Formats.text(s.lastCheck())).setHeader("Last check"),
+        Column.LAST_CHECK);
     grid.addColumn(s -> Formats.instant(s.lastCheckedAt()))
+        .setSortProperty(Column.LAST_CHECKED_AT.name())
         .setTooltipGenerator(s -> Formats.utc(s.lastCheckedAt()))
         .setHeader("Checked at")
         .setAutoWidth(true);
@@ -195,7 +224,44 @@ public class StuckOperationsView extends VerticalLayout
     Duration minAge =
         minutes == null ? StuckOperations.DEFAULT_MIN_AGE : Duration.ofMinutes(minutes);
     return new StuckFilter(
-        blankToNull(tenant.getValue()), operation.getValue(), lastCheck.getValue(), minAge);
+        blankToNull(tenant.getValue()),
+        operation.getValue(),
+        lastCheck.getValue(),
+        minAge,
+        Formats.fromOperatorsZone(claimedFrom.getValue()),
+        Formats.fromOperatorsZone(claimedBefore.getValue()),
+        null);
+  }
+
+  private static void sortable(Grid.Column<StuckOperation> column, Column sortBy) {
+    column.setSortProperty(sortBy.name()).setAutoWidth(true);
+  }
+
+  /**
+   * One page in the grid's order (the first sorted column, on the server), with the payments of its
+   * payments.charge rows.
+   */
+  private List<StuckOperation> rowsWithTheirPayments(
+      com.vaadin.flow.data.provider.Query<StuckOperation, Void> query) {
+    StuckFilter.Sort sort =
+        query.getSortOrders().stream()
+            .findFirst()
+            .map(
+                order ->
+                    new StuckFilter.Sort(
+                        Column.valueOf(order.getSorted()),
+                        order.getDirection()
+                            == com.vaadin.flow.data.provider.SortDirection.DESCENDING))
+            .orElse(null);
+    List<StuckOperation> rows =
+        stuck.page(
+            sort == null ? filter : filter.sortedBy(sort), query.getOffset(), query.getLimit());
+    paymentsOfRows.putAll(stuck.paymentsOf(rows));
+    return rows;
+  }
+
+  private Optional<KeyPaymentView> paymentOf(StuckOperation row) {
+    return Optional.ofNullable(paymentsOfRows.get(row.ref()));
   }
 
   private static String blankToNull(String value) {
@@ -204,6 +270,7 @@ public class StuckOperationsView extends VerticalLayout
 
   void applyFilter() {
     filter = currentFilter();
+    paymentsOfRows.clear();
     refresh();
   }
 

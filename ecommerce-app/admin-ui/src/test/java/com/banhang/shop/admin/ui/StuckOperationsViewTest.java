@@ -346,4 +346,66 @@ class StuckOperationsViewTest extends ConsoleTestBase {
     assertThat(notificationTexts()).anyMatch(t -> t.startsWith("Counting stuck operations failed"));
     assertThat(_get(Button.class, s -> s.withId("reconcile-button")).isVisible()).isTrue();
   }
+
+  @Test
+  void sortingAColumnSortsOnTheServer() {
+    grid.sort(
+        List.of(
+            new com.vaadin.flow.component.grid.GridSortOrder<>(
+                grid.getColumns().stream()
+                    .filter(
+                        c -> "LAST_CHECK".equals(c.getKey()) || hasSortProperty(c, "LAST_CHECK"))
+                    .findFirst()
+                    .orElseThrow(),
+                com.vaadin.flow.data.provider.SortDirection.DESCENDING)));
+    GridKt._size(grid);
+    GridKt._getFormattedRow(grid, 0);
+
+    ArgumentCaptor<StuckFilter> filter = ArgumentCaptor.forClass(StuckFilter.class);
+    verify(stuck, atLeastOnce()).page(filter.capture(), anyInt(), anyInt());
+    assertThat(filter.getAllValues())
+        .contains(
+            new StuckFilter(null, null, null, StuckOperations.DEFAULT_MIN_AGE)
+                .sortedBy(new StuckFilter.Sort(StuckFilter.Column.LAST_CHECK, true)));
+  }
+
+  private static boolean hasSortProperty(Grid.Column<StuckOperation> column, String property) {
+    return column
+        .getSortOrder(com.vaadin.flow.data.provider.SortDirection.ASCENDING)
+        .anyMatch(order -> property.equals(order.getSorted()));
+  }
+
+  @Test
+  void theClaimTimeRangeReachesTheServiceInTheOperatorsZone() {
+    com.vaadin.flow.server.VaadinSession.getCurrent()
+        .setAttribute(Formats.ZONE_ATTRIBUTE, java.time.ZoneId.of("Asia/Ho_Chi_Minh"));
+    _setValue(
+        _get(
+            com.vaadin.flow.component.datetimepicker.DateTimePicker.class,
+            s -> s.withId("claimed-from-filter")),
+        java.time.LocalDateTime.of(2026, 12, 6, 10, 0));
+    _click(_get(Button.class, s -> s.withId("search-button")));
+    GridKt._size(grid);
+
+    ArgumentCaptor<StuckFilter> filter = ArgumentCaptor.forClass(StuckFilter.class);
+    verify(stuck, atLeastOnce()).count(filter.capture());
+    // 10:00 in Ho Chi Minh City (UTC+7) is 03:00 UTC.
+    assertThat(filter.getValue().claimedFrom())
+        .isEqualTo(java.time.Instant.parse("2026-12-06T03:00:00Z"));
+    assertThat(filter.getValue().claimedBefore()).isNull();
+  }
+
+  @Test
+  void theOrderAndAmountOfEachPaymentRowAreShown() {
+    when(stuck.paymentsOf(any()))
+        .thenReturn(
+            java.util.Map.of(
+                b.ref(),
+                new com.banhang.shop.payments.api.KeyPaymentView(
+                    "pay-b", "order-b", 1250, "USD", "PENDING", "gk-b", null, b.createdAt())));
+    _click(_get(Button.class, s -> s.withId("search-button")));
+
+    assertThat(GridKt._getFormattedRow(grid, 1)).contains("key-b", "order-b", "12.50 USD");
+    assertThat(GridKt._getFormattedRow(grid, 0)).contains("key-a", "—");
+  }
 }

@@ -14,4 +14,10 @@ public interface KeyPayments {
    * gateway). Attempts of earlier, released claims of the key are not shown: they are settled.
    */
   Optional<KeyPaymentView> paymentOfKey(String tenant, String key);
+
+  /**
+   * The attempt started by this claim of the key (its attempt number), or empty when that claim
+   * committed none: one index seek, for a listing that shows the payment of each row.
+   */
+  Optional<KeyPaymentView> paymentOfClaim(String tenant, String key, int attempt);
 }

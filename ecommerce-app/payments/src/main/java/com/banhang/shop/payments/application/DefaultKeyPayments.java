@@ -1,5 +1,6 @@
 package com.banhang.shop.payments.application;
 
+import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.shop.payments.api.KeyPaymentView;
 import com.banhang.shop.payments.api.KeyPayments;
@@ -24,6 +25,13 @@ public class DefaultKeyPayments implements KeyPayments {
   public Optional<KeyPaymentView> paymentOfKey(String tenant, String key) {
     return keys.find(tenant, PayOrder.OPERATION, key)
         .flatMap(record -> payments.paymentOf(record.claimedKey()))
+        .map(DefaultKeyPayments::view);
+  }
+
+  @Override
+  public Optional<KeyPaymentView> paymentOfClaim(String tenant, String key, int attempt) {
+    return payments
+        .paymentOf(new ClaimedKey(tenant, PayOrder.OPERATION, key, attempt))
         .map(DefaultKeyPayments::view);
   }
 
