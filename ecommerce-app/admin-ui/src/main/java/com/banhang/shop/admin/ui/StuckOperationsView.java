@@ -1,6 +1,7 @@
 package com.banhang.shop.admin.ui;
 
 import com.banhang.shop.admin.application.ActionResult;
+import com.banhang.shop.admin.application.BulkReconciliation;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OperatorActions;
 import com.banhang.shop.admin.application.OverrideProposal;
@@ -61,8 +62,17 @@ public class StuckOperationsView extends VerticalLayout
           "FAILED",
           "STILL_RUNNING");
 
+  /** The session attribute that remembers this operator's last bulk job, for its results panel. */
+  static final String BULK_JOB_ATTRIBUTE = "banhang.bulk-reconciliation";
+
   private final StuckOperations stuck;
   private final OperatorActions actions;
+  private final BulkReconciliation bulk;
+  private final VerticalLayout bulkPanel = new VerticalLayout();
+  private final com.vaadin.flow.component.progressbar.ProgressBar bulkProgress =
+      new com.vaadin.flow.component.progressbar.ProgressBar();
+  private final Span bulkStatus = new Span();
+  private final VerticalLayout bulkLines = new VerticalLayout();
 
   final TextField tenant = new TextField("Tenant");
   final ComboBox<String> operation = new ComboBox<>("Operation", OPERATIONS);
@@ -88,9 +98,11 @@ public class StuckOperationsView extends VerticalLayout
   private StuckOperationDetail shownDetail;
 
   @Inject
-  public StuckOperationsView(StuckOperations stuck, OperatorActions actions) {
+  public StuckOperationsView(
+      StuckOperations stuck, OperatorActions actions, BulkReconciliation bulk) {
     this.stuck = stuck;
     this.actions = actions;
+    this.bulk = bulk;
     setSizeFull();
 
     tenant.setId("tenant-filter");
@@ -128,11 +140,14 @@ public class StuckOperationsView extends VerticalLayout
     resolveNotCharged.addThemeVariants(ButtonVariant.LUMO_ERROR);
     resolveChargedButton = resolveCharged;
     resolveNotChargedButton = resolveNotCharged;
+    Button reconcileAll = new Button("Reconcile all matching", e -> confirmReconcileAll());
+    reconcileAll.setId("reconcile-all-button");
     Button approveOverride = new Button("Approve override", e -> approveOverride());
     approveOverride.setId("approve-override-button");
     HorizontalLayout buttons =
         new HorizontalLayout(
             reconcile,
+            reconcileAll,
             resolveCharged,
             resolveNotCharged,
             approveOverride,
@@ -216,7 +231,17 @@ public class StuckOperationsView extends VerticalLayout
     detail.setSpacing(false);
     showDetail(Set.of(), Set.of());
 
-    add(new H2("Stuck operations"), filters, buttons, grid, detail);
+    bulkPanel.setId("bulk-results");
+    bulkPanel.setPadding(false);
+    bulkPanel.setVisible(false);
+    bulkProgress.setId("bulk-progress");
+    bulkStatus.setId("bulk-status");
+    bulkLines.setId("bulk-lines");
+    bulkLines.setPadding(false);
+    bulkLines.setSpacing(false);
+    bulkPanel.add(new H3("Bulk reconciliation"), bulkProgress, bulkStatus, bulkLines);
+
+    add(new H2("Stuck operations"), filters, buttons, bulkPanel, grid, detail);
   }
 
   private StuckFilter currentFilter() {
@@ -508,6 +533,108 @@ public class StuckOperationsView extends VerticalLayout
         payment.map(KeyPaymentView::orderId).orElse(null),
         payment.map(p -> Formats.money(p.amount(), p.currency())).orElse(null),
         d.lastCheckDetail());
+  }
+
+  /**
+   * Asks before reconciling every payments.charge key the current filter matches (each one asks the
+   * gateway), then starts the job on a managed thread; its progress comes back by push.
+   */
+  void confirmReconcileAll() {
+    StuckFilter matching = currentFilter();
+    int count =
+        Notices.call(
+                "Counting stuck operations",
+                () ->
+                    stuck.count(
+                        new StuckFilter(
+                            matching.tenant(),
+                            PAYMENTS_CHARGE,
+                            matching.lastCheck(),
+                            matching.minAge(),
+                            matching.claimedFrom(),
+                            matching.claimedBefore(),
+                            null)))
+            .orElse(0);
+    if (count == 0) {
+      Notices.error("No payments.charge key matches the filter: nothing to reconcile.");
+      return;
+    }
+    com.vaadin.flow.component.confirmdialog.ConfirmDialog confirm =
+        new com.vaadin.flow.component.confirmdialog.ConfirmDialog();
+    confirm.setId("reconcile-all-confirm-dialog");
+    confirm.setHeader("Reconcile " + count + " payments.charge keys?");
+    confirm.setText(
+        "Each key matching the filter is reconciled in turn, as Reconcile now does (at most "
+            + BulkReconciliation.MAX_KEYS
+            + " in one job), and audited under your name. It runs in the background: you may"
+            + " leave this page and come back to its results.");
+    Button yes = new Button("Reconcile all", e -> confirm.close());
+    yes.setId("reconcile-all-confirm-button");
+    yes.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    yes.addClickListener(e -> startReconcileAll(matching));
+    confirm.setConfirmButton(yes);
+    confirm.setCancelable(true);
+    confirm.open();
+  }
+
+  private void startReconcileAll(StuckFilter matching) {
+    com.vaadin.flow.component.UI ui = com.vaadin.flow.component.UI.getCurrent();
+    Notices.call(
+            "Starting the bulk reconciliation",
+            () ->
+                bulk.start(
+                    OperatorSession.currentName(), matching, job -> ui.access(() -> showBulk(job))))
+        .ifPresent(
+            job -> {
+              com.vaadin.flow.server.VaadinSession.getCurrent()
+                  .setAttribute(BULK_JOB_ATTRIBUTE, job.id());
+              showBulk(job);
+            });
+  }
+
+  /** The last job of this session, shown again when the operator comes back to the view. */
+  @Override
+  protected void onAttach(com.vaadin.flow.component.AttachEvent attachEvent) {
+    super.onAttach(attachEvent);
+    Object id = attachEvent.getSession().getAttribute(BULK_JOB_ATTRIBUTE);
+    if (id instanceof Long jobId) {
+      bulk.find(jobId).ifPresent(this::showBulk);
+    }
+  }
+
+  private void showBulk(BulkReconciliation.JobView job) {
+    bulkPanel.setVisible(true);
+    if (job.total() < 0) {
+      bulkProgress.setIndeterminate(true);
+      bulkStatus.setText("Job " + job.id() + ": reading the matching keys…");
+      return;
+    }
+    bulkProgress.setIndeterminate(false);
+    bulkProgress.setValue(job.total() == 0 ? 1 : (double) job.done() / job.total());
+    bulkStatus.setText(
+        "Job "
+            + job.id()
+            + " by "
+            + job.operator()
+            + ": "
+            + job.done()
+            + " of "
+            + job.total()
+            + " keys"
+            + (job.running() ? " so far" : ", finished")
+            + (job.findings().isEmpty() ? "" : " (" + findings(job) + ")")
+            + (job.failure() == null ? "" : "; stopped: " + job.failure()));
+    bulkLines.removeAll();
+    job.lines().forEach(line -> bulkLines.add(new Span(line)));
+    if (!job.running()) {
+      reReadRows();
+    }
+  }
+
+  private static String findings(BulkReconciliation.JobView job) {
+    return job.findings().entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   /** Calls an action, shows its result at once and re-reads the grid. */

@@ -39,6 +39,8 @@ abstract class ConsoleTestBase {
 
   final StuckOperations stuck = mock(StuckOperations.class);
   final OperatorActions actions = mock(OperatorActions.class);
+  final com.banhang.shop.admin.application.BulkReconciliation bulk =
+      mock(com.banhang.shop.admin.application.BulkReconciliation.class);
   final KeyLookup keyLookup = mock(KeyLookup.class);
   final RetentionReport retention = mock(RetentionReport.class);
   final AuditLog audit = mock(AuditLog.class);
@@ -100,7 +102,7 @@ abstract class ConsoleTestBase {
         return new OverviewView(overview);
       }
       if (type == StuckOperationsView.class) {
-        return new StuckOperationsView(stuck, actions);
+        return new StuckOperationsView(stuck, actions, bulk);
       }
       if (type == KeyLookupView.class) {
         return new KeyLookupView(keyLookup);

@@ -18,6 +18,7 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import com.banhang.shop.admin.application.ActionResult;
+import com.banhang.shop.admin.application.BulkReconciliation;
 import com.banhang.shop.admin.application.KeyRef;
 import com.banhang.shop.admin.application.OverrideProposal;
 import com.banhang.shop.admin.application.StuckFilter;
@@ -407,5 +408,58 @@ class StuckOperationsViewTest extends ConsoleTestBase {
 
     assertThat(GridKt._getFormattedRow(grid, 1)).contains("key-b", "order-b", "12.50 USD");
     assertThat(GridKt._getFormattedRow(grid, 0)).contains("key-a", "—");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void reconcileAllMatchingAsksFirst_thenRunsInTheBackground_andShowsItsProgress() {
+    when(stuck.count(
+            new StuckFilter(null, "payments.charge", null, StuckOperations.DEFAULT_MIN_AGE)))
+        .thenReturn(2);
+    java.time.Instant now = java.time.Instant.now();
+    ArgumentCaptor<java.util.function.Consumer<BulkReconciliation.JobView>> progress =
+        ArgumentCaptor.forClass(java.util.function.Consumer.class);
+    when(bulk.start(eq("operator"), any(), progress.capture()))
+        .thenReturn(
+            new BulkReconciliation.JobView(
+                7, "operator", now, null, -1, 0, java.util.Map.of(), List.of(), null));
+
+    _click(_get(Button.class, s -> s.withId("reconcile-all-button")));
+    verify(bulk, never()).start(any(), any(), any());
+    _click(_get(Button.class, s -> s.withId("reconcile-all-confirm-button")));
+
+    verify(bulk).start(eq("operator"), any(), any());
+    assertThat(_get(Span.class, s -> s.withId("bulk-status")).getText())
+        .contains("reading the matching keys");
+    progress
+        .getValue()
+        .accept(
+            new BulkReconciliation.JobView(
+                7,
+                "operator",
+                now,
+                now,
+                2,
+                2,
+                java.util.Map.of("CAPTURED", 1, "NEEDS_OPERATOR", 1),
+                List.of("alice key-b: DONE reconciled 1 key: NEEDS_OPERATOR=1"),
+                null));
+    com.github.mvysny.kaributesting.v10.MockVaadin.clientRoundtrip();
+
+    assertThat(_get(Span.class, s -> s.withId("bulk-status")).getText())
+        .contains("2 of 2 keys, finished", "CAPTURED=1", "NEEDS_OPERATOR=1");
+    assertThat(_find(Span.class).stream().map(Span::getText))
+        .contains("alice key-b: DONE reconciled 1 key: NEEDS_OPERATOR=1");
+  }
+
+  @Test
+  void reconcileAllWithNothingMatchingStartsNothing() {
+    when(stuck.count(
+            new StuckFilter(null, "payments.charge", null, StuckOperations.DEFAULT_MIN_AGE)))
+        .thenReturn(0);
+    _click(_get(Button.class, s -> s.withId("reconcile-all-button")));
+
+    verify(bulk, never()).start(any(), any(), any());
+    assertThat(notificationTexts()).anyMatch(t -> t.contains("nothing to reconcile"));
   }
 }
