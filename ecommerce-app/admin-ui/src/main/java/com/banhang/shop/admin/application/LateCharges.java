@@ -7,8 +7,10 @@ import jakarta.inject.Inject;
 import java.util.List;
 
 /**
- * Read-only: the late charges the payments' sweep flagged for an operator (docs/operations.md,
- * "Late charges"). Nothing here changes them: a double charge is refunded at the processor.
+ * The late charges the payments' sweep flagged for an operator (docs/operations.md, "Late
+ * charges"), read here; an operator marks one handled through {@link
+ * OperatorActions#markLateChargeHandled}. Nothing here moves money: a double charge is refunded at
+ * the processor.
  */
 @ApplicationScoped
 public class LateCharges {
@@ -17,12 +19,18 @@ public class LateCharges {
   @Inject AuditLog audit;
 
   /**
-   * Double charges, mismatches and declines, newest finding first, read by {@code operator}: each
-   * read is audited ({@value OperatorActions#READ_LATE_CHARGES}), since it shows customers'
-   * charges; a read that cannot be audited fails instead of showing them.
+   * Double charges, mismatches and declines nobody has marked handled, newest finding first, read
+   * by {@code operator}: each read is audited ({@value OperatorActions#READ_LATE_CHARGES}), since
+   * it shows customers' charges; a read that cannot be audited fails instead of showing them.
    */
   public List<FlaggedLateChargeView> page(String operator, int offset, int limit) {
-    List<FlaggedLateChargeView> page = flagged.page(offset, limit);
+    return page(operator, offset, limit, false);
+  }
+
+  /** As {@link #page(String, int, int)}; {@code includeHandled} adds the ones marked handled. */
+  public List<FlaggedLateChargeView> page(
+      String operator, int offset, int limit, boolean includeHandled) {
+    List<FlaggedLateChargeView> page = flagged.page(offset, limit, includeHandled);
     audit.append(
         operator,
         OperatorActions.READ_LATE_CHARGES,
@@ -31,7 +39,8 @@ public class LateCharges {
         ActionResult.done(
             "read "
                 + page.size()
-                + " late charges from offset "
+                + (includeHandled ? " late charges, handled ones included," : " late charges")
+                + " from offset "
                 + offset
                 + " (limit "
                 + limit
@@ -39,12 +48,17 @@ public class LateCharges {
     return page;
   }
 
-  /** How many {@link #page} lists in all. */
+  /** How many {@link #page(String, int, int)} lists in all. */
   public int count() {
-    return Math.toIntExact(Math.min(Integer.MAX_VALUE, flagged.count()));
+    return count(false);
   }
 
-  /** Double charges and mismatches: what an operator must act on. */
+  /** How many {@link #page(String, int, int, boolean)} lists in all. */
+  public int count(boolean includeHandled) {
+    return Math.toIntExact(Math.min(Integer.MAX_VALUE, flagged.count(includeHandled)));
+  }
+
+  /** Double charges and mismatches nobody has marked handled: what an operator must act on. */
   public long countNeedingOperator() {
     return flagged.countNeedingOperator();
   }

@@ -588,4 +588,128 @@ public class OperatorActions {
   private static boolean blank(String text) {
     return text == null || text.isBlank();
   }
+
+  /** Audit action name of {@link #markLateChargeHandled}. */
+  public static final String LATE_CHARGE_HANDLED = "LATE_CHARGE_HANDLED";
+
+  /**
+   * The shortest reason a late charge is marked handled with: shorter is not a reason a colleague
+   * can act on ("ok", "done", "see ticket"); the console's dialog asks the same.
+   */
+  public static final int MIN_HANDLING_REASON_LENGTH = 20;
+
+  /** The ticket the console's dialog appends to the operator's words: "... [ticket INC-42]". */
+  private static final java.util.regex.Pattern WITH_TICKET =
+      java.util.regex.Pattern.compile("(?s)^(.*?)\\s*\\[ticket\\s+([^\\]]*\\S[^\\]]*)\\]$");
+
+  @Inject com.banhang.shop.payments.api.FlaggedLateCharges flaggedLateCharges;
+
+  /**
+   * Marks a flagged late charge handled (docs/operations.md, "Late charges"): the operator refunded
+   * it at the processor ({@code REFUNDED}) or accepts it as it stands ({@code ACCEPTED}). Nothing
+   * moves money here; the mark takes the charge off the Overview's count. The reason must say what
+   * was done and where in at least {@value #MIN_HANDLING_REASON_LENGTH} characters and end with a
+   * ticket reference, as the console's dialog writes it ("... [ticket INC-42]"). A mark is audited
+   * as {@value #LATE_CHARGE_HANDLED} in the mark's own transaction (no mark without its entry); a
+   * refusal or a failure is audited alone, after.
+   */
+  public ActionResult markLateChargeHandled(
+      String operator,
+      String paymentId,
+      com.banhang.shop.payments.api.FlaggedLateCharges.Handling handling,
+      String reason) {
+    KeyRef ref = keyOfPayment(paymentId);
+    String why =
+        "payment "
+            + paymentId
+            + (handling == null ? "" : ", " + handling)
+            + (blank(reason) ? "" : ": " + reason.trim());
+    Optional<ActionResult> refusal = handlingRefusal(paymentId, handling, reason);
+    if (refusal.isPresent()) {
+      return record(operator, LATE_CHARGE_HANDLED, ref, why, refusal.get());
+    }
+    java.util.concurrent.atomic.AtomicBoolean audited =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    ActionResult result;
+    try {
+      result =
+          handlingResult(
+              flaggedLateCharges.markHandled(
+                  paymentId.trim(),
+                  handling,
+                  operator,
+                  reason.trim(),
+                  done -> {
+                    audit.append(operator, LATE_CHARGE_HANDLED, ref, why, handlingResult(done));
+                    audited.set(true);
+                  }));
+    } catch (RuntimeException e) {
+      // The mark's transaction rolled back, its audit entry with it: nothing was marked.
+      LOG.log(Level.WARNING, "marking a late charge handled failed", e);
+      return record(
+          operator,
+          LATE_CHARGE_HANDLED,
+          ref,
+          why,
+          new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage()));
+    }
+    return audited.get() ? result : record(operator, LATE_CHARGE_HANDLED, ref, why, result);
+  }
+
+  /** Why a late charge cannot even be offered for marking; empty when it can. */
+  private static Optional<ActionResult> handlingRefusal(
+      String paymentId,
+      com.banhang.shop.payments.api.FlaggedLateCharges.Handling handling,
+      String reason) {
+    if (blank(paymentId)) {
+      return Optional.of(ActionResult.refused("select the late charge to mark handled"));
+    }
+    if (handling == null) {
+      return Optional.of(
+          ActionResult.refused("say how the late charge was handled: refunded or accepted"));
+    }
+    if (blank(reason)) {
+      return Optional.of(
+          ActionResult.refused("a reason is required to mark a late charge handled"));
+    }
+    java.util.regex.Matcher withTicket = WITH_TICKET.matcher(reason.trim());
+    if (!withTicket.matches()) {
+      return Optional.of(
+          ActionResult.refused(
+              "a ticket reference is required to mark a late charge handled: end the reason"
+                  + " with [ticket <reference>]"));
+    }
+    if (withTicket.group(1).trim().length() < MIN_HANDLING_REASON_LENGTH) {
+      return Optional.of(
+          ActionResult.refused(
+              "say what you did and where, in at least "
+                  + MIN_HANDLING_REASON_LENGTH
+                  + " characters besides the ticket"));
+    }
+    return Optional.empty();
+  }
+
+  /** The key of a payment, for the audit entry and so for the payment page; null if unknown. */
+  private KeyRef keyOfPayment(String paymentId) {
+    if (blank(paymentId)) {
+      return null;
+    }
+    try {
+      return paymentRecords
+          .find(paymentId.trim())
+          .map(p -> new KeyRef(p.tenantId(), StuckOperations.PAYMENTS_CHARGE, p.idempotencyKey()))
+          .orElse(null);
+    } catch (RuntimeException e) {
+      // The entry is still written, by payment id, without its key.
+      LOG.log(Level.WARNING, "could not read payment " + LogText.of(paymentId), e);
+      return null;
+    }
+  }
+
+  private static ActionResult handlingResult(
+      com.banhang.shop.payments.api.FlaggedLateCharges.HandlingAnswer answer) {
+    return answer.done()
+        ? ActionResult.done(answer.message())
+        : ActionResult.refused(answer.message());
+  }
 }

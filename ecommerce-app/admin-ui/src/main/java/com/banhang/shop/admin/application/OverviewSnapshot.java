@@ -15,8 +15,8 @@ import java.util.Map;
  * @param reconciliationFindings reconciliation finding name to count, last hour
  * @param gatewayErrors failed gateway calls, last hour
  * @param perMinute the last 60 minutes, oldest first
- * @param lateChargesNeedingOperator late charges flagged double charge or mismatch (every node,
- *     from the database): see the Late charges view
+ * @param lateChargesNeedingOperator late charges flagged double charge or mismatch that nobody has
+ *     marked handled (every node, from the database): see the Late charges view
  */
 public record OverviewSnapshot(
     Instant takenAt,

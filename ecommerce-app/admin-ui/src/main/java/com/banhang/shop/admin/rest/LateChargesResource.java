@@ -33,8 +33,8 @@ public class LateChargesResource {
   @Context SecurityContext security;
 
   /**
-   * One page of flagged late charges; {@code needingOperator} counts the double charges and
-   * mismatches among all of them.
+   * One page of flagged late charges nobody has marked handled; {@code needingOperator} counts the
+   * double charges and mismatches among all of them.
    */
   public record LateChargePage(
       int total, long needingOperator, int offset, List<FlaggedLateChargeView> items) {}

@@ -1,9 +1,13 @@
 package com.banhang.shop.admin.ui;
 
+import com.banhang.shop.admin.application.ActionResult;
 import com.banhang.shop.admin.application.LateCharges;
+import com.banhang.shop.admin.application.OperatorActions;
 import com.banhang.shop.payments.api.FlaggedLateChargeView;
 import com.banhang.shop.payments.api.FlaggedLateCharges;
+import com.banhang.shop.payments.api.FlaggedLateCharges.Handling;
 import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.checkbox.Checkbox;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.H2;
@@ -16,12 +20,15 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * Charges that reached the gateway after their attempt was abandoned and that the late-charge sweep
- * could not record (docs/operations.md, "Late charges"), newest first, paged on the server. Read
- * only: a double charge is refunded at the processor, not here.
+ * could not record (docs/operations.md, "Late charges"), newest first, paged on the server. The
+ * operator deals with each at the processor (refund it, or accept it) and then marks it handled
+ * here, with a reason and a ticket: the mark moves no money, it records what was done and takes the
+ * charge off the Overview's count. Handled ones are hidden unless asked for.
  */
 @Route(value = "late-charges", layout = MainLayout.class)
 @PageTitle("Late charges | BanHang operator console")
@@ -31,20 +38,28 @@ public class LateChargesView extends VerticalLayout {
   static final String MISMATCH = "not this attempt's charge: check it at the processor";
   static final String DECLINED = "declined: nothing was charged, nothing to do";
 
+  static final String SELECT_FIRST = "Select the late charge to mark handled.";
+
   final Grid<FlaggedLateChargeView> grid = new Grid<>();
+  final Checkbox showHandled = new Checkbox("Show handled");
   private final CallbackDataProvider<FlaggedLateChargeView, Void> dataProvider;
+  private final OperatorActions actions;
 
   @Inject
-  public LateChargesView(LateCharges lateCharges) {
+  public LateChargesView(LateCharges lateCharges, OperatorActions actions) {
+    this.actions = actions;
     setSizeFull();
 
     Button refresh = new Button("Refresh", e -> refresh());
     refresh.setId("refresh-button");
+    showHandled.setId("late-charges-show-handled");
+    showHandled.addValueChangeListener(e -> refresh());
     // The export is a read of customers' charges like the grid's pages: audited the same way.
     HorizontalLayout header =
         new HorizontalLayout(
             new H2("Late charges"),
             refresh,
+            showHandled,
             CsvExport.link(
                 "late-charges-csv",
                 "late-charges.csv",
@@ -56,10 +71,14 @@ public class LateChargesView extends VerticalLayout {
                     "amount",
                     "gateway_charge",
                     "payment",
-                    "detail"),
+                    "detail",
+                    "handling",
+                    "handled_by",
+                    "handled_at",
+                    "handled_reason"),
                 operator ->
                     CsvExport.cells(
-                        lateCharges.page(operator, 0, CsvExport.MAX_ROWS),
+                        lateCharges.page(operator, 0, CsvExport.MAX_ROWS, showHandled.getValue()),
                         c ->
                             java.util.Arrays.asList(
                                 String.valueOf(c.foundAt()),
@@ -69,13 +88,24 @@ public class LateChargesView extends VerticalLayout {
                                 Formats.money(c.amount(), c.currency()),
                                 c.gatewayChargeId(),
                                 c.paymentId(),
-                                c.detail()))));
+                                c.detail(),
+                                c.handling(),
+                                c.handledBy(),
+                                c.handledAt() == null ? null : String.valueOf(c.handledAt()),
+                                c.handledReason()))));
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
     Paragraph help =
         new Paragraph(
             "Charges the gateway took after the shop had given their attempt up and that the"
-                + " late-charge sweep could not record. The shop changes nothing here: refund or"
-                + " check them at the processor (see the operator's guide).");
+                + " late-charge sweep could not record. Refund or check them at the processor"
+                + " (see the operator's guide), then mark them handled here: the mark moves no"
+                + " money, it records what you did and takes the charge off the Overview's count.");
+
+    Button refunded = new Button("Mark refunded", e -> markHandled(Handling.REFUNDED));
+    refunded.setId("late-charge-refunded-button");
+    Button accepted = new Button("Mark accepted", e -> markHandled(Handling.ACCEPTED));
+    accepted.setId("late-charge-accepted-button");
+    HorizontalLayout marks = new HorizontalLayout(refunded, accepted);
 
     dataProvider =
         new CallbackDataProvider<>(
@@ -84,12 +114,20 @@ public class LateChargesView extends VerticalLayout {
                         "Reading the late charges",
                         () ->
                             lateCharges.page(
-                                OperatorSession.currentName(), query.getOffset(), query.getLimit()))
+                                OperatorSession.currentName(),
+                                query.getOffset(),
+                                query.getLimit(),
+                                showHandled.getValue()))
                     .map(List::stream)
                     .orElseGet(Stream::empty),
-            query -> Notices.call("Counting the late charges", lateCharges::count).orElse(0),
+            query ->
+                Notices.call(
+                        "Counting the late charges",
+                        () -> lateCharges.count(showHandled.getValue()))
+                    .orElse(0),
             FlaggedLateChargeView::paymentId);
     grid.setId("late-charges-grid");
+    grid.setSelectionMode(Grid.SelectionMode.SINGLE);
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
     grid.addColumn(c -> Formats.instant(c.foundAt()))
         .setTooltipGenerator(c -> Formats.utc(c.foundAt()))
@@ -107,10 +145,14 @@ public class LateChargesView extends VerticalLayout {
         .setAutoWidth(true);
     grid.addColumn(FlaggedLateChargeView::paymentId).setHeader("Payment").setAutoWidth(true);
     grid.addColumn(c -> Formats.text(c.detail())).setHeader("Detail").setAutoWidth(true);
+    grid.addColumn(LateChargesView::handled)
+        .setTooltipGenerator(c -> c.handled() ? Formats.utc(c.handledAt()) : null)
+        .setHeader("Handled")
+        .setAutoWidth(true);
     grid.setItems(dataProvider);
     grid.setSizeFull();
 
-    add(header, help, grid);
+    add(header, help, marks, grid);
   }
 
   /** What the flag means for the operator. */
@@ -125,6 +167,75 @@ public class LateChargesView extends VerticalLayout {
       return DECLINED;
     }
     return Formats.text(flag);
+  }
+
+  /** Who handled it, when, how and why; the empty mark while nobody has. */
+  static String handled(FlaggedLateChargeView c) {
+    if (!c.handled()) {
+      return Formats.NONE;
+    }
+    return c.handling()
+        + " by "
+        + c.handledBy()
+        + " at "
+        + Formats.instant(c.handledAt())
+        + ": "
+        + Formats.text(c.handledReason());
+  }
+
+  /**
+   * Opens the dialog that marks the selected late charge handled: it restates what is being marked
+   * so that the operator can read it back against the processor, and asks for a reason and a
+   * ticket. The service decides; its refusal (already handled, not refundable) is shown as it says.
+   */
+  void markHandled(Handling handling) {
+    Optional<FlaggedLateChargeView> selected = grid.getSelectedItems().stream().findFirst();
+    if (selected.isEmpty()) {
+      Notices.error(SELECT_FIRST);
+      return;
+    }
+    FlaggedLateChargeView charge = selected.get();
+    boolean refund = handling == Handling.REFUNDED;
+    new ResolveDialog(
+            "late-charge-handled-dialog",
+            (refund ? "Mark late charge " : "Accept late charge ")
+                + Formats.text(charge.gatewayChargeId())
+                + (refund ? " refunded" : ""),
+            List.of(
+                new ResolveDialog.Fact("Customer", charge.tenantId()),
+                new ResolveDialog.Fact("Order", charge.orderId()),
+                new ResolveDialog.Fact("Amount", Formats.money(charge.amount(), charge.currency())),
+                new ResolveDialog.Fact("Flag", charge.flag() + ": " + meaning(charge.flag())),
+                new ResolveDialog.Fact("Gateway charge", charge.gatewayChargeId()),
+                new ResolveDialog.Fact("Payment", charge.paymentId())),
+            refund
+                ? "Records that you refunded this charge at the processor. The shop moves no money:"
+                    + " make the refund there first. The row stays, marked, and leaves the"
+                    + " Overview's count."
+                : "Records that the charge stands as it is (for example, the customer agreed)."
+                    + " The shop moves no money. The row stays, marked, and leaves the Overview's"
+                    + " count.",
+            false,
+            (chargeId, reason) ->
+                act(
+                        refund ? "Mark refunded" : "Mark accepted",
+                        () ->
+                            actions.markLateChargeHandled(
+                                OperatorSession.currentName(),
+                                charge.paymentId(),
+                                handling,
+                                reason))
+                    .isPresent())
+        .open();
+  }
+
+  /** Calls an action, shows its result at once and re-reads the grid. */
+  private Optional<ActionResult> act(String what, java.util.function.Supplier<ActionResult> call) {
+    Optional<ActionResult> result = Notices.call(what, call);
+    result.ifPresent(Notices::result);
+    grid.deselectAll();
+    refresh();
+    return result;
   }
 
   void refresh() {

@@ -47,8 +47,38 @@ class ResolveDialog extends Dialog {
   final TextField ticket = new TextField("Ticket reference");
 
   ResolveDialog(String title, boolean askChargeId, Restatement restated, Action action) {
+    this(
+        askChargeId ? "resolve-charged-dialog" : "resolve-not-charged-dialog",
+        title,
+        restated == null ? null : facts(restated),
+        askChargeId
+            ? "The key is settled with the stored result of this charge, once the gateway"
+                + " confirms its amount, currency and order."
+            : "The attempt is abandoned, the key released and the order payable again.",
+        askChargeId,
+        action);
+  }
+
+  /** One line the dialog restates: a label and its value (null when unknown). */
+  record Fact(String label, String value) {}
+
+  /**
+   * The same questions about something other than a key (a late charge): what is restated, and what
+   * the action will do, are the caller's.
+   *
+   * @param id the dialog's id
+   * @param facts what the dialog restates, in order; null restates nothing
+   * @param explanation what confirming does, in words
+   */
+  ResolveDialog(
+      String id,
+      String title,
+      java.util.List<Fact> facts,
+      String explanation,
+      boolean askChargeId,
+      Action action) {
     setHeaderTitle(title);
-    setId(askChargeId ? "resolve-charged-dialog" : "resolve-not-charged-dialog");
+    setId(id);
     chargeId.setId("charge-id-field");
     chargeId.setWidthFull();
     reason.setId("reason-field");
@@ -62,24 +92,18 @@ class ResolveDialog extends Dialog {
 
     VerticalLayout body = new VerticalLayout();
     body.setPadding(false);
-    if (restated != null) {
-      com.vaadin.flow.component.formlayout.FormLayout facts =
+    if (facts != null) {
+      com.vaadin.flow.component.formlayout.FormLayout restatement =
           new com.vaadin.flow.component.formlayout.FormLayout();
-      facts.setId("resolve-restatement");
-      facts.setResponsiveSteps(
+      restatement.setId("resolve-restatement");
+      restatement.setResponsiveSteps(
           new com.vaadin.flow.component.formlayout.FormLayout.ResponsiveStep("0", 2));
-      facts.addFormItem(Formats.value(restated.customer()), "Customer");
-      facts.addFormItem(Formats.value(restated.order()), "Order");
-      facts.addFormItem(Formats.value(restated.amount()), "Amount");
-      facts.addFormItem(Formats.value(restated.gatewaySaid()), "Gateway said last");
-      body.add(facts);
+      for (Fact fact : facts) {
+        restatement.addFormItem(Formats.value(fact.value()), fact.label());
+      }
+      body.add(restatement);
     }
-    body.add(
-        new Paragraph(
-            askChargeId
-                ? "The key is settled with the stored result of this charge, once the gateway"
-                    + " confirms its amount, currency and order."
-                : "The attempt is abandoned, the key released and the order payable again."));
+    body.add(new Paragraph(explanation));
     if (askChargeId) {
       body.add(chargeId);
     }
@@ -100,6 +124,15 @@ class ResolveDialog extends Dialog {
     Button cancel = new Button("Cancel", e -> close());
     cancel.setId("cancel-button");
     getFooter().add(cancel, confirm);
+  }
+
+  /** What a key's resolution restates. */
+  private static java.util.List<Fact> facts(Restatement restated) {
+    return java.util.List.of(
+        new Fact("Customer", restated.customer()),
+        new Fact("Order", restated.order()),
+        new Fact("Amount", restated.amount()),
+        new Fact("Gateway said last", restated.gatewaySaid()));
   }
 
   /** The reason as the audit keeps it: the operator's words and the ticket. */

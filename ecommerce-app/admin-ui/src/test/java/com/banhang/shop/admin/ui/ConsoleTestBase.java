@@ -111,7 +111,7 @@ abstract class ConsoleTestBase {
         return new RetentionView(retention, actions);
       }
       if (type == LateChargesView.class) {
-        return new LateChargesView(lateCharges);
+        return new LateChargesView(lateCharges, actions);
       }
       if (type == AuditView.class) {
         return new AuditView(audit);

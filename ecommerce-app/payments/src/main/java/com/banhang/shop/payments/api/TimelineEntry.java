@@ -36,6 +36,11 @@ public record TimelineEntry(
     RECONCILIATION_CHECK,
     /** The late-charge sweep's finding for an abandoned attempt. */
     LATE_CHARGE_CHECK,
+    /**
+     * An operator marked the attempt's flagged late charge handled (refunded at the processor, or
+     * accepted); the shop moved no money.
+     */
+    LATE_CHARGE_HANDLED,
     /** A retry of the customer's request with the key, and what it was answered. */
     CUSTOMER_RETRY
   }

@@ -84,6 +84,22 @@ public class Payment {
   @Column(name = "late_charge_detail", length = 1000)
   private String lateChargeDetail;
 
+  // An operator's mark on a flagged late charge (V16). Read only here: only the one conditional
+  // UPDATE of LateChargeMarks writes them, so that two operators marking at once, on any node,
+  // mark once; an entity written back by JPA must never carry them.
+  @Column(name = "handled_at", insertable = false, updatable = false)
+  private OffsetDateTime handledAt;
+
+  @Column(name = "handled_by", length = 100, insertable = false, updatable = false)
+  private String handledBy;
+
+  @Enumerated(EnumType.STRING)
+  @Column(name = "handling", length = 16, insertable = false, updatable = false)
+  private LateChargeHandling handling;
+
+  @Column(name = "handled_reason", length = 1000, insertable = false, updatable = false)
+  private String handledReason;
+
   @Version
   @Column(name = "version", nullable = false)
   private int version;
@@ -269,5 +285,23 @@ public class Payment {
 
   public String lateChargeDetail() {
     return lateChargeDetail;
+  }
+
+  /** When an operator marked the flagged late charge handled, or null while nobody has. */
+  public OffsetDateTime handledAt() {
+    return handledAt;
+  }
+
+  public String handledBy() {
+    return handledBy;
+  }
+
+  /** How the operator dealt with the flagged late charge, or null while nobody has. */
+  public LateChargeHandling handling() {
+    return handling;
+  }
+
+  public String handledReason() {
+    return handledReason;
   }
 }

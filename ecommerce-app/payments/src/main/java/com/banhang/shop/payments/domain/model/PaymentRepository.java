@@ -37,12 +37,18 @@ public interface PaymentRepository {
   /**
    * Attempts the late-charge sweep flagged with one of {@code flags}, newest finding first (then by
    * id, so that pages do not overlap), for the operator console.
+   *
+   * @param includeHandled also those an operator marked handled; false: only those nobody has
    */
   java.util.List<Payment> flaggedLateCharges(
-      java.util.Collection<LateCharge> flags, int offset, int limit);
+      java.util.Collection<LateCharge> flags, boolean includeHandled, int offset, int limit);
 
-  /** How many attempts the late-charge sweep flagged with one of {@code flags}. */
-  long countFlaggedLateCharges(java.util.Collection<LateCharge> flags);
+  /**
+   * How many attempts the late-charge sweep flagged with one of {@code flags}.
+   *
+   * @param includeHandled also those an operator marked handled; false: only those nobody has
+   */
+  long countFlaggedLateCharges(java.util.Collection<LateCharge> flags, boolean includeHandled);
 
   /** An attempt captured under this gateway key, if any. */
   Optional<Payment> findCapturedByGatewayKey(String gatewayKey);

@@ -72,12 +72,14 @@ public class JpaPaymentRepository implements PaymentRepository {
   }
 
   @Override
-  public List<Payment> flaggedLateCharges(Collection<LateCharge> flags, int offset, int limit) {
+  public List<Payment> flaggedLateCharges(
+      Collection<LateCharge> flags, boolean includeHandled, int offset, int limit) {
     if (limit < 1) {
       return List.of();
     }
     return em.createQuery(
             "SELECT p FROM Payment p WHERE p.lateCharge IN :flags"
+                + unhandledOnly(includeHandled)
                 + " ORDER BY p.lateCheckedAt DESC, p.id DESC",
             Payment.class)
         .setParameter("flags", flags)
@@ -87,10 +89,18 @@ public class JpaPaymentRepository implements PaymentRepository {
   }
 
   @Override
-  public long countFlaggedLateCharges(Collection<LateCharge> flags) {
-    return em.createQuery("SELECT COUNT(p) FROM Payment p WHERE p.lateCharge IN :flags", Long.class)
+  public long countFlaggedLateCharges(Collection<LateCharge> flags, boolean includeHandled) {
+    return em.createQuery(
+            "SELECT COUNT(p) FROM Payment p WHERE p.lateCharge IN :flags"
+                + unhandledOnly(includeHandled),
+            Long.class)
         .setParameter("flags", flags)
         .getSingleResult();
+  }
+
+  /** The condition that leaves out the late charges an operator marked handled (V16). */
+  static String unhandledOnly(boolean includeHandled) {
+    return includeHandled ? "" : " AND p.handledAt IS NULL";
   }
 
   @Override

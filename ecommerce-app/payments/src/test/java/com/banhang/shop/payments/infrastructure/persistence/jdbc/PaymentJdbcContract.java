@@ -7,24 +7,31 @@ import com.banhang.shop.payments.api.PaymentRecord;
 import com.banhang.shop.payments.api.TimelineEntry;
 import com.banhang.shop.payments.application.PaymentSearch.Column;
 import com.banhang.shop.payments.application.PaymentTimeline;
+import com.banhang.shop.payments.domain.model.LateCharge;
+import com.banhang.shop.payments.domain.model.LateChargeHandling;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The timeline's and the search's statements on a database migrated from the scripts the shop ships
- * (sql/&lt;vendor&gt;, V13 included): what they find, in which order, and that the timeline only
- * grows.
+ * The timeline's, the search's and the late-charge mark's statements on a database migrated from
+ * the scripts the shop ships (sql/&lt;vendor&gt;, V13 and V16 included): what they find, in which
+ * order, that the timeline only grows, and that a late charge is marked handled once.
  */
 abstract class PaymentJdbcContract {
 
@@ -34,6 +41,7 @@ abstract class PaymentJdbcContract {
 
   JdbcPaymentTimeline timeline;
   JdbcPaymentSearch search;
+  JdbcLateChargeMarks marks;
 
   static void migrate(DataSource dataSource, String folder) {
     String sqlDir = System.getProperty("sql.dir", "../../sql");
@@ -57,6 +65,8 @@ abstract class PaymentJdbcContract {
     timeline.dataSource = dataSource();
     search = new JdbcPaymentSearch();
     search.dataSource = dataSource();
+    marks = new JdbcLateChargeMarks();
+    marks.dataSource = dataSource();
   }
 
   /** An order and one payment of it, created {@code minutes} after T0. */
@@ -243,6 +253,156 @@ abstract class PaymentJdbcContract {
           .hasMessageContaining("append-only");
     }
     assertThat(timeline.ofKey("alice", key, 1).get(0).detail()).isEqualTo("one");
+  }
+
+  // The operator's mark on a flagged late charge (V16): one fenced UPDATE.
+
+  static final Set<LateCharge> FLAGGED =
+      EnumSet.of(LateCharge.DOUBLE_CHARGE, LateCharge.MISMATCH, LateCharge.DECLINED);
+  static final Set<LateCharge> NEEDING_OPERATOR =
+      EnumSet.of(LateCharge.DOUBLE_CHARGE, LateCharge.MISMATCH);
+  static final Instant MARKED = T0.plusSeconds(3600);
+
+  /** The payment's late charge set to {@code flag} (null: none), as the sweep leaves it. */
+  void flag(String paymentId, String flag) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement update =
+            connection.prepareStatement("UPDATE payment SET late_charge = ? WHERE id = ?")) {
+      update.setString(1, flag);
+      update.setString(2, paymentId);
+      update.executeUpdate();
+    }
+  }
+
+  /** handled_at, handled_by, handling, handled_reason and version, as stored. */
+  List<Object> mark(String paymentId) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT handled_at, handled_by, handling, handled_reason, version FROM payment"
+                    + " WHERE id = ?")) {
+      select.setString(1, paymentId);
+      try (ResultSet rs = select.executeQuery()) {
+        rs.next();
+        OffsetDateTime at = rs.getObject(1, OffsetDateTime.class);
+        return java.util.Arrays.asList(
+            at == null ? null : at.toInstant(),
+            rs.getString(2),
+            rs.getString(3),
+            rs.getString(4),
+            rs.getInt(5));
+      }
+    }
+  }
+
+  @Test
+  void aFlaggedLateCharge_isMarkedOnce_aSecondMarkChangesNothing() throws SQLException {
+    String id = payment("alice", "k-" + UUID.randomUUID(), 1, null, "ch_late");
+
+    boolean first =
+        marks.mark(id, FLAGGED, LateChargeHandling.REFUNDED, "alice-op", "refunded it", MARKED);
+    boolean second =
+        marks.mark(
+            id, FLAGGED, LateChargeHandling.ACCEPTED, "bob-op", "accept it", MARKED.plusSeconds(1));
+
+    assertThat(first).isTrue();
+    assertThat(second).isFalse();
+    // The first mark stands whole; the version rose once, with it.
+    assertThat(mark(id)).containsExactly(MARKED, "alice-op", "REFUNDED", "refunded it", 2);
+  }
+
+  @Test
+  void aPaymentWithoutAFlag_orWithAnotherFlag_isNotMarked() throws SQLException {
+    String none = payment("alice", "k-" + UUID.randomUUID(), 1, null, null);
+    String recorded = payment("alice", "k-" + UUID.randomUUID(), 2, null, "ch_recorded");
+    flag(recorded, "RECORDED");
+    String declined = payment("alice", "k-" + UUID.randomUUID(), 3, null, "ch_declined");
+    flag(declined, "DECLINED");
+
+    assertThat(marks.mark(none, FLAGGED, LateChargeHandling.ACCEPTED, "op", "why", MARKED))
+        .isFalse();
+    assertThat(marks.mark(recorded, FLAGGED, LateChargeHandling.ACCEPTED, "op", "why", MARKED))
+        .isFalse();
+    // Refunded is offered only for the flags that took money: a declined charge is not one.
+    assertThat(
+            marks.mark(
+                declined, NEEDING_OPERATOR, LateChargeHandling.REFUNDED, "op", "why", MARKED))
+        .isFalse();
+    assertThat(marks.mark("no-such", FLAGGED, LateChargeHandling.ACCEPTED, "op", "why", MARKED))
+        .isFalse();
+
+    assertThat(mark(none)).containsExactly(null, null, null, null, 1);
+    assertThat(mark(recorded)).containsExactly(null, null, null, null, 1);
+    assertThat(mark(declined)).containsExactly(null, null, null, null, 1);
+    assertThat(marks.mark(declined, FLAGGED, LateChargeHandling.ACCEPTED, "op", "why", MARKED))
+        .isTrue();
+  }
+
+  @Test
+  void twoMarksAtOnce_markOnce_theSecondWaitsAndThenFindsTheMark() throws Exception {
+    String id = payment("alice", "k-" + UUID.randomUUID(), 1, null, "ch_late");
+    CompletableFuture<Boolean> second;
+    try (Connection first = dataSource().getConnection()) {
+      first.setAutoCommit(false);
+      try (PreparedStatement update =
+          first.prepareStatement(String.format(JdbcLateChargeMarks.MARK, "?, ?"))) {
+        update.setObject(1, OffsetDateTime.ofInstant(MARKED, ZoneOffset.UTC));
+        update.setString(2, "alice-op");
+        update.setString(3, "REFUNDED");
+        update.setString(4, "refunded it");
+        update.setObject(5, OffsetDateTime.ofInstant(MARKED, ZoneOffset.UTC));
+        update.setString(6, id);
+        update.setString(7, "DOUBLE_CHARGE");
+        update.setString(8, "MISMATCH");
+        assertThat(update.executeUpdate()).isEqualTo(1);
+      }
+      // The other operator's mark runs while the first holds the row, uncommitted.
+      second =
+          CompletableFuture.supplyAsync(
+              () ->
+                  marks.mark(
+                      id, FLAGGED, LateChargeHandling.ACCEPTED, "bob-op", "accept it", MARKED));
+      Thread.sleep(300);
+      first.commit();
+    }
+
+    assertThat(second.get(10, TimeUnit.SECONDS)).isFalse();
+    assertThat(mark(id)).containsExactly(MARKED, "alice-op", "REFUNDED", "refunded it", 2);
+  }
+
+  @Test
+  void theDatabaseRefusesAnUnknownHandling_aHalfMark_andAMarkOfAnUnflaggedPayment()
+      throws SQLException {
+    String flagged = payment("alice", "k-" + UUID.randomUUID(), 1, null, "ch_late");
+    String unflagged = payment("alice", "k-" + UUID.randomUUID(), 2, null, null);
+    String at = "handled_at = CURRENT_TIMESTAMP, handled_by = 'op', handled_reason = 'why'";
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      assertThatThrownBy(
+              () ->
+                  statement.executeUpdate(
+                      "UPDATE payment SET "
+                          + at
+                          + ", handling = 'REVERSED' WHERE id = '"
+                          + flagged
+                          + "'"))
+          .isInstanceOf(SQLException.class);
+      assertThatThrownBy(
+              () ->
+                  statement.executeUpdate(
+                      "UPDATE payment SET handling = 'ACCEPTED' WHERE id = '" + flagged + "'"))
+          .isInstanceOf(SQLException.class);
+      assertThatThrownBy(
+              () ->
+                  statement.executeUpdate(
+                      "UPDATE payment SET "
+                          + at
+                          + ", handling = 'ACCEPTED' WHERE id = '"
+                          + unflagged
+                          + "'"))
+          .isInstanceOf(SQLException.class);
+    }
+    assertThat(mark(flagged)).containsExactly(null, null, null, null, 1);
   }
 
   static PaymentTimeline.Entry entry(

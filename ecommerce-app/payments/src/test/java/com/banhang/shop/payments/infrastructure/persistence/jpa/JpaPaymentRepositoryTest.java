@@ -3,7 +3,9 @@ package com.banhang.shop.payments.infrastructure.persistence.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -19,6 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.Answers;
+import org.mockito.ArgumentCaptor;
 
 /**
  * Pages of no rows never reach the database: SQL Server refuses {@code FETCH NEXT 0 ROWS}, and
@@ -46,8 +49,8 @@ class JpaPaymentRepositoryTest {
 
   @Test
   void flaggedLateCharges_aPageOfNoRows_isEmptyWithoutAQuery_atAnyOffset() {
-    assertThat(repository.flaggedLateCharges(FLAGS, 0, 0)).isEmpty();
-    assertThat(repository.flaggedLateCharges(FLAGS, 50, 0)).isEmpty();
+    assertThat(repository.flaggedLateCharges(FLAGS, false, 0, 0)).isEmpty();
+    assertThat(repository.flaggedLateCharges(FLAGS, true, 50, 0)).isEmpty();
     verifyNoInteractions(em);
   }
 
@@ -58,9 +61,34 @@ class JpaPaymentRepositoryTest {
     when(query.getResultList()).thenReturn(List.of());
     when(em.createQuery(anyString(), any(Class.class))).thenReturn(query);
 
-    assertThat(repository.flaggedLateCharges(FLAGS, -5, 10)).isEmpty();
+    assertThat(repository.flaggedLateCharges(FLAGS, false, -5, 10)).isEmpty();
 
     verify(query).setFirstResult(0);
     verify(query).setMaxResults(10);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void handledLateCharges_areLeftOut_unlessAskedFor_inTheListingAndItsCount() {
+    TypedQuery<Payment> page = mock(TypedQuery.class, Answers.RETURNS_SELF);
+    when(page.getResultList()).thenReturn(List.of());
+    TypedQuery<Long> count = mock(TypedQuery.class, Answers.RETURNS_SELF);
+    when(count.getSingleResult()).thenReturn(0L);
+    when(em.createQuery(anyString(), eq(Payment.class))).thenReturn(page);
+    when(em.createQuery(anyString(), eq(Long.class))).thenReturn(count);
+    ArgumentCaptor<String> jpql = ArgumentCaptor.forClass(String.class);
+
+    repository.flaggedLateCharges(FLAGS, false, 0, 10);
+    repository.countFlaggedLateCharges(FLAGS, false);
+    repository.flaggedLateCharges(FLAGS, true, 0, 10);
+    repository.countFlaggedLateCharges(FLAGS, true);
+
+    verify(em, times(2)).createQuery(jpql.capture(), eq(Payment.class));
+    verify(em, times(2)).createQuery(jpql.capture(), eq(Long.class));
+    List<String> statements = jpql.getAllValues();
+    assertThat(statements.get(0)).contains("p.handledAt IS NULL");
+    assertThat(statements.get(1)).doesNotContain("handledAt");
+    assertThat(statements.get(2)).contains("p.handledAt IS NULL");
+    assertThat(statements.get(3)).doesNotContain("handledAt");
   }
 }
