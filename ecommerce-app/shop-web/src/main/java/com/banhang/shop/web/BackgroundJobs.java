@@ -1,5 +1,6 @@
 package com.banhang.shop.web;
 
+import com.banhang.shop.admin.application.ConsoleMinuteWriter;
 import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.Reconciliation;
 import jakarta.annotation.PreDestroy;
@@ -10,6 +11,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
@@ -21,13 +23,20 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The shop's background work, on the server's managed scheduler, on every node: reconciliation of
  * payments whose outcome is unknown and the late-charge sweep of abandoned payments
- * (docs/payments.md), and the purge of expired keys (docs/idempotency.md). An interval of zero
- * turns a job off; on-demand runs still work.
+ * (docs/payments.md), the purge of expired keys (docs/idempotency.md), and the operator console's
+ * minute of charts (docs/operations.md, "Overview"). An interval of zero turns a job off; on-demand
+ * runs still work.
  */
 @ApplicationScoped
 public class BackgroundJobs {
 
   private static final Logger LOG = Logger.getLogger(BackgroundJobs.class.getName());
+
+  /**
+   * Seconds after the minute for the minute's job: events of the minute that just ended have had
+   * time to be counted (an event is counted in the minute its request saw).
+   */
+  private static final long MINUTE_JOB_OFFSET_MS = 5_000;
 
   @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
   ManagedScheduledExecutorService scheduler;
@@ -35,6 +44,7 @@ public class BackgroundJobs {
   @Inject Reconciliation reconciliation;
   @Inject IdempotencyRetention retention;
   @Inject LateChargeSweep lateChargeSweep;
+  @Inject ConsoleMinuteWriter consoleMinutes;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
@@ -54,6 +64,7 @@ public class BackgroundJobs {
     every(reconciliationInterval, "reconciliation", reconciliation::reconcileDueKeys);
     every(lateChargesInterval, "late-charge sweep", lateChargeSweep::sweep);
     every(retentionInterval, "retention", retention::purgeOnce);
+    everyMinute("console minutes", consoleMinutes::writeMinute);
   }
 
   private void every(Duration interval, String name, Runnable job) {
@@ -61,17 +72,34 @@ public class BackgroundJobs {
       LOG.info(() -> "scheduled " + name + " is off");
       return;
     }
-    Runnable guarded =
-        () -> {
-          try {
-            job.run();
-          } catch (RuntimeException e) {
-            // A failed run must not cancel the schedule.
-            LOG.log(Level.WARNING, name + " run failed", e);
-          }
-        };
     long millis = interval.toMillis();
-    runs.add(scheduler.scheduleWithFixedDelay(guarded, millis, millis, TimeUnit.MILLISECONDS));
+    runs.add(
+        scheduler.scheduleWithFixedDelay(
+            guarded(name, job), millis, millis, TimeUnit.MILLISECONDS));
+  }
+
+  /**
+   * At a fixed rate, a few seconds after each minute starts: the job writes the minute that just
+   * ended, and a fixed delay would drift past minute boundaries and skip a minute now and then. Not
+   * configurable: the charts are per minute.
+   */
+  private void everyMinute(String name, Runnable job) {
+    long now = Instant.now().toEpochMilli();
+    long firstRun = (now / 60_000 + 1) * 60_000 + MINUTE_JOB_OFFSET_MS;
+    runs.add(
+        scheduler.scheduleAtFixedRate(
+            guarded(name, job), firstRun - now, 60_000, TimeUnit.MILLISECONDS));
+  }
+
+  private static Runnable guarded(String name, Runnable job) {
+    return () -> {
+      try {
+        job.run();
+      } catch (RuntimeException e) {
+        // A failed run must not cancel the schedule.
+        LOG.log(Level.WARNING, name + " run failed", e);
+      }
+    };
   }
 
   @PreDestroy

@@ -1,8 +1,11 @@
 package com.banhang.shop.admin.ui;
 
+import com.banhang.shop.admin.application.ChartRange;
 import com.banhang.shop.admin.application.OperationsOverview;
+import com.banhang.shop.admin.application.OverviewCharts;
 import com.banhang.shop.admin.application.OverviewSnapshot;
 import com.banhang.shop.admin.application.OverviewSnapshot.OperationCounts;
+import com.banhang.shop.admin.application.SignalChart;
 import com.vaadin.flow.component.Html;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
@@ -15,6 +18,7 @@ import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.radiobutton.RadioButtonGroup;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteAlias;
@@ -25,7 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
-/** What the idempotency layer did in the last hour, and what is left processing. */
+/**
+ * What matters at night, charted from every node's minutes in the database over the last 1, 6 or 24
+ * hours; what the idempotency layer of this node did in the last hour; what is left processing.
+ */
 @Route(value = "", layout = MainLayout.class)
 @RouteAlias(value = "overview", layout = MainLayout.class)
 @PageTitle("Overview | BanHang operator console")
@@ -42,6 +49,9 @@ public class OverviewView extends VerticalLayout {
   private final Span gatewayErrors = new Span();
   private final Span lateCharges = new Span();
   private final Div chart = new Div();
+  private final RadioButtonGroup<ChartRange> range = new RadioButtonGroup<>();
+  private final Span chartsNote = new Span();
+  private final Div charts = new Div();
 
   @Inject
   public OverviewView(OperationsOverview overview) {
@@ -84,18 +94,41 @@ public class OverviewView extends VerticalLayout {
     chart.setWidthFull();
     chart.getStyle().set("overflow-x", "auto");
 
+    range.setId("overview-range");
+    range.setLabel("Range");
+    range.setItems(ChartRange.values());
+    range.setItemLabelGenerator(ChartRange::label);
+    range.setValue(ChartRange.LAST_HOUR);
+    range.addValueChangeListener(
+        e -> {
+          if (e.getValue() != null) {
+            refreshCharts();
+          }
+        });
+    chartsNote.setId("overview-charts-note");
+    chartsNote.addClassNames(LumoUtility.TextColor.SECONDARY);
+    charts.setId("overview-charts");
+    charts.setWidthFull();
+    charts.getStyle().set("overflow-x", "auto");
+
     HorizontalLayout lower =
         new HorizontalLayout(
             section("Processing rows", processing),
-            section("Reconciliation, last hour", reconciliation, gatewayErrors));
+            section("Reconciliation, last hour (this node)", reconciliation, gatewayErrors));
     lower.setWidthFull();
+
+    HorizontalLayout chartsHeader =
+        new HorizontalLayout(new H3("Every node, from the database"), range, chartsNote);
+    chartsHeader.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     add(
         header,
         lateCharges,
+        chartsHeader,
+        charts,
         new H3("Keyed requests, last hour (this node)"),
         operations,
-        new H3("Per minute, last 60 minutes (this node)"),
+        new H3("Keyed requests per minute, last 60 minutes (this node)"),
         chart,
         lower);
     refresh();
@@ -125,9 +158,40 @@ public class OverviewView extends VerticalLayout {
     return section;
   }
 
-  /** Takes a new snapshot; a failing service leaves the view empty with an error notification. */
+  /**
+   * Takes a new snapshot and reads the charts of the chosen range; a failing service leaves its
+   * part empty with an error notification.
+   */
   void refresh() {
     Notices.call("Overview", overview::snapshot).ifPresentOrElse(this::show, this::clear);
+    refreshCharts();
+  }
+
+  /** Reads the charts of the chosen range; a failure leaves a note instead of the charts. */
+  private void refreshCharts() {
+    ChartRange chosen = range.getValue() == null ? ChartRange.LAST_HOUR : range.getValue();
+    charts.removeAll();
+    Notices.call("Overview charts", () -> overview.charts(chosen))
+        .ifPresentOrElse(
+            this::showCharts, () -> chartsNote.setText("no charts: the minutes could not be read"));
+  }
+
+  private void showCharts(OverviewCharts read) {
+    chartsNote.setText(
+        "last "
+            + read.range().label()
+            + ", "
+            + Formats.utc(read.from())
+            + " to "
+            + Formats.utc(read.to())
+            + ", one point per "
+            + read.range().bucket().toMinutes()
+            + " min");
+    for (SignalChart signal : read.charts()) {
+      Html svg = new Html("<div>" + SvgChart.render(signal) + "</div>");
+      svg.setId("overview-chart-box-" + signal.signal().id());
+      charts.add(svg);
+    }
   }
 
   private void show(OverviewSnapshot snapshot) {
@@ -148,7 +212,9 @@ public class OverviewView extends VerticalLayout {
       lateCharges.addClassName(LumoUtility.TextColor.ERROR);
     }
     chart.removeAll();
-    chart.add(new Html("<div>" + SvgChart.render(snapshot.perMinute()) + "</div>"));
+    Html perMinute = new Html("<div>" + SvgChart.render(snapshot.perMinute()) + "</div>");
+    perMinute.setId("overview-node-chart");
+    chart.add(perMinute);
   }
 
   private static List<Row> processingRows(OverviewSnapshot snapshot) {

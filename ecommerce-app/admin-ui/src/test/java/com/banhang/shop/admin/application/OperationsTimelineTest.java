@@ -59,4 +59,39 @@ class OperationsTimelineTest {
             .sum();
     assertThat(replayed).isZero();
   }
+
+  @Test
+  void chartedCounts_drainedPerEndedMinute_andPutBackAfterAFailedWrite() {
+    OperationsTimeline timeline = new OperationsTimeline();
+    timeline.useClock(Clock.fixed(T0, ZoneOffset.UTC));
+    timeline.onKeyedRequest(new IdempotencyEvent("payments.charge", Kind.OUTCOME_UNKNOWN));
+    timeline.onKeyedRequest(new IdempotencyEvent("payments.charge", Kind.MARKED_UNKNOWN));
+    timeline.onKeyedRequest(new IdempotencyEvent("payments.charge", Kind.CLAIMED));
+    timeline.onGatewayError(new GatewayCallFailed("findByKey", false));
+    timeline.onReconciliation(
+        new ReconciliationChecked(ReconciliationReport.Finding.GATEWAY_UNREACHABLE));
+    timeline.useClock(Clock.fixed(T0.plusSeconds(60), ZoneOffset.UTC));
+    timeline.onGatewayError(new GatewayCallFailed("charge", true));
+
+    Instant minute = Instant.parse("2026-12-01T10:00:00Z");
+    Instant next = Instant.parse("2026-12-01T10:01:00Z");
+    List<ConsoleMinute> ended = timeline.drainBefore(next);
+
+    assertThat(ended)
+        .containsExactlyInAnyOrder(
+            new ConsoleMinute(minute, "unknown_outcomes", "payments.charge", 2),
+            new ConsoleMinute(minute, "gateway_errors", "findByKey", 1),
+            new ConsoleMinute(minute, "reconciliation", "GATEWAY_UNREACHABLE", 1));
+    // Taken once: a second drain finds only what came since.
+    assertThat(timeline.drainBefore(next)).isEmpty();
+
+    timeline.putBack(ended);
+    timeline.useClock(Clock.fixed(T0.plusSeconds(120), ZoneOffset.UTC));
+    assertThat(timeline.drainBefore(Instant.parse("2026-12-01T10:02:00Z")))
+        .containsExactlyInAnyOrder(
+            new ConsoleMinute(minute, "unknown_outcomes", "payments.charge", 2),
+            new ConsoleMinute(minute, "gateway_errors", "findByKey", 1),
+            new ConsoleMinute(minute, "reconciliation", "GATEWAY_UNREACHABLE", 1),
+            new ConsoleMinute(next, "gateway_errors", "charge", 1));
+  }
 }
