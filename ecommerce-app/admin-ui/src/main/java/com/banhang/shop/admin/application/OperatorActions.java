@@ -50,6 +50,7 @@ public class OperatorActions {
   public static final String PROPOSE_OVERRIDE = "PROPOSE_OVERRIDE";
   public static final String APPROVE_OVERRIDE = "APPROVE_OVERRIDE";
   public static final String ASK_GATEWAY = "ASK_GATEWAY";
+  public static final String EXPORT = "EXPORT";
 
   private static final Logger LOG = Logger.getLogger(OperatorActions.class.getName());
 
@@ -435,6 +436,14 @@ public class OperatorActions {
         };
     record(operator, ASK_GATEWAY, ref, "payment " + paymentId, result);
     return answer;
+  }
+
+  /**
+   * A CSV export an operator downloaded: a read, audited with what and how many rows, so that rows
+   * that left the console are on record like every other action.
+   */
+  public void recordExport(String operator, String file, int rows) {
+    record(operator, EXPORT, null, file, ActionResult.done("exported " + rows + " rows"));
   }
 
   /** Runs the retention purge now on this node. */

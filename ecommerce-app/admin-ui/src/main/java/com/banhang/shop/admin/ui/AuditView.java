@@ -74,7 +74,15 @@ public class AuditView extends VerticalLayout {
                                 a.key(),
                                 a.reason(),
                                 a.result(),
-                                a.detail()))));
+                                a.detail())),
+                (operator, file, rows) ->
+                    audit.append(
+                        operator,
+                        com.banhang.shop.admin.application.OperatorActions.EXPORT,
+                        null,
+                        file,
+                        com.banhang.shop.admin.application.ActionResult.done(
+                            "exported " + rows + " rows"))));
     bar.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     dataProvider =

@@ -31,7 +31,12 @@ final class CsvExport {
     List<List<String>> read(String operator);
   }
 
-  static Anchor link(String id, String fileName, List<String> header, Rows rows) {
+  /** Puts the export on record: who, which file, how many rows. */
+  interface Audit {
+    void exported(String operator, String fileName, int rows);
+  }
+
+  static Anchor link(String id, String fileName, List<String> header, Rows rows, Audit audit) {
     DownloadHandler handler =
         event -> {
           String operator = operatorOf(event.getSession());
@@ -39,7 +44,8 @@ final class CsvExport {
             event.getResponse().setStatus(403);
             return;
           }
-          List<List<String>> read = rows.read(operator);
+          // Read and on record before the response starts, so a failing audit serves nothing.
+          List<List<String>> read = onRecord(operator, fileName, rows, audit);
           event.setFileName(fileName);
           event.setContentType("text/csv; charset=UTF-8");
           try (Writer out =
@@ -52,6 +58,23 @@ final class CsvExport {
     anchor.setId(id);
     anchor.setTitle("The rows of the current filter, at most " + MAX_ROWS);
     return anchor;
+  }
+
+  /**
+   * Reads the rows for {@code operator}, puts the export on record, then writes them: an export
+   * whose audit entry cannot be written is not served (the exception goes to the download).
+   */
+  static void export(
+      String operator, String fileName, List<String> header, Rows rows, Audit audit, Appendable out)
+      throws IOException {
+    write(out, header, onRecord(operator, fileName, rows, audit));
+  }
+
+  private static List<List<String>> onRecord(
+      String operator, String fileName, Rows rows, Audit audit) {
+    List<List<String>> read = rows.read(operator);
+    audit.exported(operator, fileName, read.size());
+    return read;
   }
 
   static void write(Appendable out, List<String> header, List<List<String>> rows)

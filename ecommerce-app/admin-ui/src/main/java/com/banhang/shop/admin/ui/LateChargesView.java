@@ -92,7 +92,8 @@ public class LateChargesView extends VerticalLayout {
                                 c.handling(),
                                 c.handledBy(),
                                 c.handledAt() == null ? null : String.valueOf(c.handledAt()),
-                                c.handledReason()))));
+                                c.handledReason())),
+                actions::recordExport));
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
     Paragraph help =
         new Paragraph(

@@ -179,7 +179,8 @@ public class StuckOperationsView extends VerticalLayout
                                 String.valueOf(s.lockedUntil()),
                                 Boolean.toString(s.outcomeUnknown()),
                                 s.lastCheck() == null ? "" : s.lastCheck(),
-                                s.lastCheckedAt() == null ? "" : s.lastCheckedAt().toString()))));
+                                s.lastCheckedAt() == null ? "" : s.lastCheckedAt().toString())),
+                actions::recordExport));
 
     filter = currentFilter();
     dataProvider =

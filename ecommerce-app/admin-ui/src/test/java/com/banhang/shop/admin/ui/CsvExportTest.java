@@ -28,4 +28,36 @@ class CsvExportTest {
                 + "\"'=HYPERLINK(\"\"x\"\")\",\r\n"
                 + "'+1,\"line\nbreak\"\r\n");
   }
+
+  @Test
+  void anExportIsOnRecordBeforeItsRowsLeave_andNotServedWithoutIt() throws IOException {
+    List<String> recorded = new java.util.ArrayList<>();
+    StringBuilder out = new StringBuilder();
+
+    CsvExport.export(
+        "night-op",
+        "stuck-operations.csv",
+        List.of("key"),
+        operator -> List.of(List.of(operator + "-k1"), List.of("k2")),
+        (operator, file, rows) -> recorded.add(operator + " " + file + " " + rows),
+        out);
+
+    assertThat(recorded).containsExactly("night-op stuck-operations.csv 2");
+    assertThat(out.toString()).isEqualTo("key\r\nnight-op-k1\r\nk2\r\n");
+
+    StringBuilder none = new StringBuilder();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                CsvExport.export(
+                    "night-op",
+                    "audit.csv",
+                    List.of("key"),
+                    operator -> List.of(List.of("k1")),
+                    (operator, file, rows) -> {
+                      throw new IllegalStateException("cannot write the operator audit");
+                    },
+                    none))
+        .hasMessageContaining("audit");
+    assertThat(none).isEmpty();
+  }
 }
