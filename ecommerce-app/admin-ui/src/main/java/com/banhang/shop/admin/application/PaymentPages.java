@@ -58,6 +58,14 @@ public class PaymentPages {
         .toList();
   }
 
+  /** The payments of one order, newest first: the order's own page. */
+  public List<PaymentRecord> ofOrder(String orderId) {
+    if (orderId == null || orderId.isBlank()) {
+      return List.of();
+    }
+    return payments.ofOrders(List.of(orderId.trim()), SEARCH_LIMIT);
+  }
+
   /** One payment with its key's state and its timeline; empty when there is no such payment. */
   public Optional<PaymentPage> page(String paymentId) {
     if (paymentId == null || paymentId.isBlank()) {

@@ -13,7 +13,7 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.provider.CallbackDataProvider;
 import com.vaadin.flow.data.value.ValueChangeMode;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -21,8 +21,7 @@ import java.util.stream.Stream;
 
 /** Every operator action, newest first, paged on the server. */
 @Route(value = "audit", layout = MainLayout.class)
-@PageTitle("Audit | BanHang operator console")
-public class AuditView extends VerticalLayout {
+public class AuditView extends VerticalLayout implements HasDynamicTitle {
 
   private final AuditLog audit;
   final TextField search = new TextField();
@@ -36,12 +35,12 @@ public class AuditView extends VerticalLayout {
     setSizeFull();
 
     search.setId("audit-search-field");
-    search.setPlaceholder("operator, action, tenant, key, reason, result…");
+    search.setPlaceholder(Texts.t("audit.search.placeholder"));
     search.setClearButtonVisible(true);
     search.setWidth("28em");
     search.setValueChangeMode(ValueChangeMode.LAZY);
     search.addValueChangeListener(e -> search());
-    Button go = new Button("Search", e -> search());
+    Button go = new Button(Texts.t("audit.search"), e -> search());
     go.setId("audit-search-button");
     go.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     HorizontalLayout bar =
@@ -89,30 +88,47 @@ public class AuditView extends VerticalLayout {
         new CallbackDataProvider<>(
             query ->
                 Notices.call(
-                        "Reading the audit",
+                        Texts.t("audit.reading"),
                         () -> audit.page(text, query.getOffset(), query.getLimit()))
                     .map(List::stream)
                     .orElseGet(Stream::empty),
-            query -> Notices.call("Counting the audit", () -> audit.count(text)).orElse(0),
+            query -> Notices.call(Texts.t("audit.counting"), () -> audit.count(text)).orElse(0),
             AuditEntry::id);
     grid.setId("audit-grid");
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
     grid.addColumn(a -> Formats.instant(a.occurredAt()))
         .setTooltipGenerator(a -> Formats.utc(a.occurredAt()))
-        .setHeader("When")
+        .setHeader(Texts.t("audit.column.when"))
         .setAutoWidth(true);
-    grid.addColumn(AuditEntry::operator).setHeader("Operator").setAutoWidth(true);
-    grid.addColumn(AuditEntry::action).setHeader("Action").setAutoWidth(true);
-    grid.addColumn(a -> Formats.text(a.tenant())).setHeader("Tenant").setAutoWidth(true);
-    grid.addColumn(a -> Formats.text(a.operation())).setHeader("Operation").setAutoWidth(true);
-    grid.addColumn(a -> Formats.text(a.key())).setHeader("Key").setAutoWidth(true);
-    grid.addColumn(a -> Formats.text(a.reason())).setHeader("Reason").setAutoWidth(true);
-    grid.addColumn(AuditEntry::result).setHeader("Result").setAutoWidth(true);
-    grid.addColumn(a -> Formats.text(a.detail())).setHeader("Detail").setAutoWidth(true);
+    grid.addColumn(AuditEntry::operator)
+        .setHeader(Texts.t("audit.column.operator"))
+        .setAutoWidth(true);
+    grid.addColumn(AuditEntry::action).setHeader(Texts.t("audit.column.action")).setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.tenant()))
+        .setHeader(Texts.t("audit.column.tenant"))
+        .setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.operation()))
+        .setHeader(Texts.t("audit.column.operation"))
+        .setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.key()))
+        .setHeader(Texts.t("audit.column.key"))
+        .setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.reason()))
+        .setHeader(Texts.t("audit.column.reason"))
+        .setAutoWidth(true);
+    grid.addColumn(AuditEntry::result).setHeader(Texts.t("audit.column.result")).setAutoWidth(true);
+    grid.addColumn(a -> Formats.text(a.detail()))
+        .setHeader(Texts.t("audit.column.detail"))
+        .setAutoWidth(true);
     grid.setItems(dataProvider);
     grid.setSizeFull();
 
-    add(new H2("Audit"), bar, grid);
+    add(new H2(Texts.t("audit.title")), bar, grid);
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("audit.title");
   }
 
   void search() {

@@ -17,7 +17,7 @@ final class AutoRefresh extends Checkbox {
   private Registration poll;
 
   AutoRefresh(String id, Runnable refresh) {
-    super("Refresh every " + INTERVAL_SECONDS + " s", true);
+    super(Texts.t("auto-refresh.label", INTERVAL_SECONDS), true);
     setId(id);
     addAttachListener(
         e -> {

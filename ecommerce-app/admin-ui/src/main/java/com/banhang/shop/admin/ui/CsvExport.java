@@ -54,9 +54,10 @@ final class CsvExport {
           }
         };
     Anchor anchor =
-        new Anchor(handler, com.vaadin.flow.component.html.AttachmentType.DOWNLOAD, "Download CSV");
+        new Anchor(
+            handler, com.vaadin.flow.component.html.AttachmentType.DOWNLOAD, Texts.t("csv.link"));
     anchor.setId(id);
-    anchor.setTitle("The rows of the current filter, at most " + MAX_ROWS);
+    anchor.setTitle(Texts.t("csv.link.title", MAX_ROWS));
     return anchor;
   }
 

@@ -15,7 +15,7 @@ import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextArea;
 import com.vaadin.flow.component.textfield.TextField;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -24,16 +24,14 @@ import java.util.stream.Collectors;
 
 /** One key, whatever its state, with its stored answer (money and card fields masked). */
 @Route(value = "keys", layout = MainLayout.class)
-@PageTitle("Key lookup | BanHang operator console")
 public class KeyLookupView extends VerticalLayout
-    implements com.vaadin.flow.router.BeforeEnterObserver {
-
-  static final String NOT_FOUND = "Not found: no such key for this tenant and operation.";
+    implements com.vaadin.flow.router.BeforeEnterObserver, HasDynamicTitle {
 
   private final KeyLookup lookup;
-  final TextField tenant = new TextField("Tenant");
-  final ComboBox<String> operation = new ComboBox<>("Operation", StuckOperationsView.OPERATIONS);
-  final TextField key = new TextField("Idempotency key");
+  final TextField tenant = new TextField(Texts.t("keys.tenant"));
+  final ComboBox<String> operation =
+      new ComboBox<>(Texts.t("keys.operation"), StuckOperationsView.OPERATIONS);
+  final TextField key = new TextField(Texts.t("keys.key"));
   private final VerticalLayout result = new VerticalLayout();
 
   @Inject
@@ -49,7 +47,7 @@ public class KeyLookupView extends VerticalLayout
     key.setId("key-field");
     key.setRequiredIndicatorVisible(true);
     key.setWidth("24em");
-    Button find = new Button("Look up", e -> lookUp());
+    Button find = new Button(Texts.t("keys.look-up"), e -> lookUp());
     find.setId("lookup-button");
     find.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     find.addClickShortcut(com.vaadin.flow.component.Key.ENTER);
@@ -59,7 +57,12 @@ public class KeyLookupView extends VerticalLayout
 
     result.setId("key-result");
     result.setPadding(false);
-    add(new H2("Key lookup"), form, result);
+    add(new H2(Texts.t("keys.title")), form, result);
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("keys.title");
   }
 
   /** The address of one key's page: a link a colleague can open from a ticket. */
@@ -96,17 +99,17 @@ public class KeyLookupView extends VerticalLayout
     String o = operation.getValue() == null ? "" : operation.getValue().trim();
     String k = key.getValue().trim();
     if (t.isEmpty() || o.isEmpty() || k.isEmpty()) {
-      Notices.error("Tenant, operation and key are all needed.");
+      Notices.error(Texts.t("keys.incomplete"));
       return;
     }
     KeyRef ref = new KeyRef(t, o, k);
-    Notices.call("Key lookup", () -> lookup.find(ref))
+    Notices.call(Texts.t("keys.title"), () -> lookup.find(ref))
         .ifPresent(
             found ->
                 found.ifPresentOrElse(
                     this::show,
                     () -> {
-                      Span notFound = new Span(NOT_FOUND);
+                      Span notFound = new Span(Texts.t("keys.not-found"));
                       notFound.setId("key-not-found");
                       result.add(notFound);
                     }));
@@ -116,55 +119,59 @@ public class KeyLookupView extends VerticalLayout
     FormLayout form = new FormLayout();
     form.setId("key-details");
     form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
-    field(form, "Status", d.status(), "key-status");
-    field(form, "Outcome unknown", d.outcomeUnknown() ? "yes" : "no", null);
-    field(form, "Attempt", Integer.toString(d.attempt()), null);
-    field(form, "Fingerprint", d.fingerprint(), null);
-    form.addFormItem(Formats.time(d.createdAt()), "Created");
-    form.addFormItem(Formats.time(d.completedAt()), "Completed");
-    form.addFormItem(Formats.time(d.expiresAt()), "Expires");
-    form.addFormItem(Formats.time(d.lockedUntil()), "Lease until");
-    field(form, "Stored status code", Formats.text(d.responseStatus()), "key-response-status");
-    field(form, "Last reconciliation", Formats.text(d.lastCheck()), null);
-    form.addFormItem(Formats.time(d.lastCheckedAt()), "Checked at");
+    field(form, Texts.t("keys.status"), d.status(), "key-status");
+    field(form, Texts.t("keys.outcome-unknown"), Texts.t(d.outcomeUnknown() ? "yes" : "no"), null);
+    field(form, Texts.t("keys.attempt"), Integer.toString(d.attempt()), null);
+    field(form, Texts.t("keys.fingerprint"), d.fingerprint(), null);
+    form.addFormItem(Formats.time(d.createdAt()), Texts.t("keys.created"));
+    form.addFormItem(Formats.time(d.completedAt()), Texts.t("keys.completed"));
+    form.addFormItem(Formats.time(d.expiresAt()), Texts.t("keys.expires"));
+    form.addFormItem(Formats.time(d.lockedUntil()), Texts.t("keys.lease-until"));
+    field(
+        form,
+        Texts.t("keys.stored-status"),
+        Formats.text(d.responseStatus()),
+        "key-response-status");
+    field(form, Texts.t("keys.last-check"), Formats.text(d.lastCheck()), null);
+    form.addFormItem(Formats.time(d.lastCheckedAt()), Texts.t("keys.checked-at"));
     result.add(form);
 
-    TextArea headers = new TextArea("Stored headers");
+    TextArea headers = new TextArea(Texts.t("keys.headers"));
     headers.setId("key-headers");
     headers.setReadOnly(true);
     headers.setWidthFull();
     headers.setValue(headers(d.responseHeaders()));
-    TextArea body = new TextArea("Stored body (masked)");
+    TextArea body = new TextArea(Texts.t("keys.body"));
     body.setId("key-body");
     body.setReadOnly(true);
     body.setWidthFull();
     body.getStyle().set("font-family", "monospace");
-    body.setValue(d.maskedBody() == null ? "(no body stored)" : d.maskedBody());
+    body.setValue(d.maskedBody() == null ? Texts.t("keys.body.none") : d.maskedBody());
     result.add(headers, body);
     HorizontalLayout links = new HorizontalLayout();
     if ("PROCESSING".equals(d.status())) {
       com.vaadin.flow.component.html.Anchor stuckRow =
           new com.vaadin.flow.component.html.Anchor(
-              StuckOperationsView.link(d.ref()), "Show in Stuck operations");
+              StuckOperationsView.link(d.ref()), Texts.t("keys.stuck-link"));
       stuckRow.setId("key-stuck-link");
       links.add(stuckRow);
     }
     if (StuckOperationsView.PAYMENTS_CHARGE.equals(d.ref().operation())) {
       com.vaadin.flow.component.html.Anchor payments =
           new com.vaadin.flow.component.html.Anchor(
-              SearchView.link(d.ref().key()), "Payments of this key");
+              SearchView.link(d.ref().key()), Texts.t("keys.payments-link"));
       payments.setId("key-payments-link");
       links.add(payments);
     }
     result.add(links);
     if (d.maskedBody() == null && d.responseStatus() == null) {
-      result.add(new Paragraph("No answer stored yet: the key is still processing or released."));
+      result.add(new Paragraph(Texts.t("keys.no-answer")));
     }
   }
 
   private static String headers(Map<String, List<String>> headers) {
     if (headers == null || headers.isEmpty()) {
-      return "(none)";
+      return Texts.t("keys.headers.none");
     }
     return headers.entrySet().stream()
         .map(e -> e.getKey() + ": " + String.join(", ", e.getValue()))

@@ -16,7 +16,7 @@ import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.data.provider.CallbackDataProvider;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -31,17 +31,10 @@ import java.util.stream.Stream;
  * charge off the Overview's count. Handled ones are hidden unless asked for.
  */
 @Route(value = "late-charges", layout = MainLayout.class)
-@PageTitle("Late charges | BanHang operator console")
-public class LateChargesView extends VerticalLayout {
-
-  static final String DOUBLE_CHARGE = "charged twice: refund at the processor";
-  static final String MISMATCH = "not this attempt's charge: check it at the processor";
-  static final String DECLINED = "declined: nothing was charged, nothing to do";
-
-  static final String SELECT_FIRST = "Select the late charge to mark handled.";
+public class LateChargesView extends VerticalLayout implements HasDynamicTitle {
 
   final Grid<FlaggedLateChargeView> grid = new Grid<>();
-  final Checkbox showHandled = new Checkbox("Show handled");
+  final Checkbox showHandled = new Checkbox(Texts.t("late.show-handled"));
   private final CallbackDataProvider<FlaggedLateChargeView, Void> dataProvider;
   private final OperatorActions actions;
 
@@ -50,14 +43,14 @@ public class LateChargesView extends VerticalLayout {
     this.actions = actions;
     setSizeFull();
 
-    Button refresh = new Button("Refresh", e -> refresh());
+    Button refresh = new Button(Texts.t("late.refresh"), e -> refresh());
     refresh.setId("refresh-button");
     showHandled.setId("late-charges-show-handled");
     showHandled.addValueChangeListener(e -> refresh());
     // The export is a read of customers' charges like the grid's pages: audited the same way.
     HorizontalLayout header =
         new HorizontalLayout(
-            new H2("Late charges"),
+            new H2(Texts.t("late.title")),
             refresh,
             showHandled,
             CsvExport.link(
@@ -95,16 +88,13 @@ public class LateChargesView extends VerticalLayout {
                                 c.handledReason())),
                 actions::recordExport));
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
-    Paragraph help =
-        new Paragraph(
-            "Charges the gateway took after the shop had given their attempt up and that the"
-                + " late-charge sweep could not record. Refund or check them at the processor"
-                + " (see the operator's guide), then mark them handled here: the mark moves no"
-                + " money, it records what you did and takes the charge off the Overview's count.");
+    Paragraph help = new Paragraph(Texts.t("late.help"));
 
-    Button refunded = new Button("Mark refunded", e -> markHandled(Handling.REFUNDED));
+    Button refunded =
+        new Button(Texts.t("late.mark-refunded"), e -> markHandled(Handling.REFUNDED));
     refunded.setId("late-charge-refunded-button");
-    Button accepted = new Button("Mark accepted", e -> markHandled(Handling.ACCEPTED));
+    Button accepted =
+        new Button(Texts.t("late.mark-accepted"), e -> markHandled(Handling.ACCEPTED));
     accepted.setId("late-charge-accepted-button");
     HorizontalLayout marks = new HorizontalLayout(refunded, accepted);
 
@@ -112,7 +102,7 @@ public class LateChargesView extends VerticalLayout {
         new CallbackDataProvider<>(
             query ->
                 Notices.call(
-                        "Reading the late charges",
+                        Texts.t("late.reading"),
                         () ->
                             lateCharges.page(
                                 OperatorSession.currentName(),
@@ -123,8 +113,7 @@ public class LateChargesView extends VerticalLayout {
                     .orElseGet(Stream::empty),
             query ->
                 Notices.call(
-                        "Counting the late charges",
-                        () -> lateCharges.count(showHandled.getValue()))
+                        Texts.t("late.counting"), () -> lateCharges.count(showHandled.getValue()))
                     .orElse(0),
             FlaggedLateChargeView::paymentId);
     grid.setId("late-charges-grid");
@@ -132,23 +121,35 @@ public class LateChargesView extends VerticalLayout {
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
     grid.addColumn(c -> Formats.instant(c.foundAt()))
         .setTooltipGenerator(c -> Formats.utc(c.foundAt()))
-        .setHeader("Found")
+        .setHeader(Texts.t("late.column.found"))
         .setAutoWidth(true);
-    grid.addColumn(FlaggedLateChargeView::flag).setHeader("Flag").setAutoWidth(true);
-    grid.addColumn(c -> meaning(c.flag())).setHeader("What to do").setAutoWidth(true);
-    grid.addColumn(FlaggedLateChargeView::tenantId).setHeader("Tenant").setAutoWidth(true);
-    grid.addColumn(FlaggedLateChargeView::orderId).setHeader("Order").setAutoWidth(true);
+    grid.addColumn(FlaggedLateChargeView::flag)
+        .setHeader(Texts.t("late.column.flag"))
+        .setAutoWidth(true);
+    grid.addColumn(c -> meaning(c.flag()))
+        .setHeader(Texts.t("late.column.what-to-do"))
+        .setAutoWidth(true);
+    grid.addColumn(FlaggedLateChargeView::tenantId)
+        .setHeader(Texts.t("late.column.tenant"))
+        .setAutoWidth(true);
+    grid.addColumn(FlaggedLateChargeView::orderId)
+        .setHeader(Texts.t("late.column.order"))
+        .setAutoWidth(true);
     grid.addColumn(c -> Formats.money(c.amount(), c.currency()))
-        .setHeader("Amount")
+        .setHeader(Texts.t("late.column.amount"))
         .setAutoWidth(true);
     grid.addColumn(c -> Formats.text(c.gatewayChargeId()))
-        .setHeader("Gateway charge")
+        .setHeader(Texts.t("late.column.gateway-charge"))
         .setAutoWidth(true);
-    grid.addColumn(FlaggedLateChargeView::paymentId).setHeader("Payment").setAutoWidth(true);
-    grid.addColumn(c -> Formats.text(c.detail())).setHeader("Detail").setAutoWidth(true);
+    grid.addColumn(FlaggedLateChargeView::paymentId)
+        .setHeader(Texts.t("late.column.payment"))
+        .setAutoWidth(true);
+    grid.addColumn(c -> Formats.text(c.detail()))
+        .setHeader(Texts.t("late.column.detail"))
+        .setAutoWidth(true);
     grid.addColumn(LateChargesView::handled)
         .setTooltipGenerator(c -> c.handled() ? Formats.utc(c.handledAt()) : null)
-        .setHeader("Handled")
+        .setHeader(Texts.t("late.column.handled"))
         .setAutoWidth(true);
     grid.setItems(dataProvider);
     grid.setSizeFull();
@@ -156,16 +157,21 @@ public class LateChargesView extends VerticalLayout {
     add(header, help, marks, grid);
   }
 
+  @Override
+  public String getPageTitle() {
+    return Texts.title("late.title");
+  }
+
   /** What the flag means for the operator. */
   static String meaning(String flag) {
     if (FlaggedLateCharges.DOUBLE_CHARGE.equals(flag)) {
-      return DOUBLE_CHARGE;
+      return Texts.t("late.flag.double-charge");
     }
     if (FlaggedLateCharges.MISMATCH.equals(flag)) {
-      return MISMATCH;
+      return Texts.t("late.flag.mismatch");
     }
     if (FlaggedLateCharges.DECLINED.equals(flag)) {
-      return DECLINED;
+      return Texts.t("late.flag.declined");
     }
     return Formats.text(flag);
   }
@@ -175,13 +181,12 @@ public class LateChargesView extends VerticalLayout {
     if (!c.handled()) {
       return Formats.NONE;
     }
-    return c.handling()
-        + " by "
-        + c.handledBy()
-        + " at "
-        + Formats.instant(c.handledAt())
-        + ": "
-        + Formats.text(c.handledReason());
+    return Texts.t(
+        "late.handled",
+        c.handling(),
+        c.handledBy(),
+        Formats.instant(c.handledAt()),
+        Formats.text(c.handledReason()));
   }
 
   /**
@@ -192,34 +197,34 @@ public class LateChargesView extends VerticalLayout {
   void markHandled(Handling handling) {
     Optional<FlaggedLateChargeView> selected = grid.getSelectedItems().stream().findFirst();
     if (selected.isEmpty()) {
-      Notices.error(SELECT_FIRST);
+      Notices.error(Texts.t("late.select-first"));
       return;
     }
     FlaggedLateChargeView charge = selected.get();
     boolean refund = handling == Handling.REFUNDED;
     new ResolveDialog(
             "late-charge-handled-dialog",
-            (refund ? "Mark late charge " : "Accept late charge ")
-                + Formats.text(charge.gatewayChargeId())
-                + (refund ? " refunded" : ""),
+            Texts.t(
+                refund ? "late.dialog.refunded.title" : "late.dialog.accepted.title",
+                Formats.text(charge.gatewayChargeId())),
             List.of(
-                new ResolveDialog.Fact("Customer", charge.tenantId()),
-                new ResolveDialog.Fact("Order", charge.orderId()),
-                new ResolveDialog.Fact("Amount", Formats.money(charge.amount(), charge.currency())),
-                new ResolveDialog.Fact("Flag", charge.flag() + ": " + meaning(charge.flag())),
-                new ResolveDialog.Fact("Gateway charge", charge.gatewayChargeId()),
-                new ResolveDialog.Fact("Payment", charge.paymentId())),
-            refund
-                ? "Records that you refunded this charge at the processor. The shop moves no money:"
-                    + " make the refund there first. The row stays, marked, and leaves the"
-                    + " Overview's count."
-                : "Records that the charge stands as it is (for example, the customer agreed)."
-                    + " The shop moves no money. The row stays, marked, and leaves the Overview's"
-                    + " count.",
+                new ResolveDialog.Fact(Texts.t("resolve.fact.customer"), charge.tenantId()),
+                new ResolveDialog.Fact(Texts.t("late.column.order"), charge.orderId()),
+                new ResolveDialog.Fact(
+                    Texts.t("late.column.amount"),
+                    Formats.money(charge.amount(), charge.currency())),
+                new ResolveDialog.Fact(
+                    Texts.t("late.column.flag"),
+                    Texts.t("late.flag.restated", charge.flag(), meaning(charge.flag()))),
+                new ResolveDialog.Fact(
+                    Texts.t("late.column.gateway-charge"), charge.gatewayChargeId()),
+                new ResolveDialog.Fact(Texts.t("late.column.payment"), charge.paymentId())),
+            Texts.t(
+                refund ? "late.dialog.refunded.explanation" : "late.dialog.accepted.explanation"),
             false,
             (chargeId, reason) ->
                 act(
-                        refund ? "Mark refunded" : "Mark accepted",
+                        Texts.t(refund ? "late.mark-refunded" : "late.mark-accepted"),
                         () ->
                             actions.markLateChargeHandled(
                                 OperatorSession.currentName(),

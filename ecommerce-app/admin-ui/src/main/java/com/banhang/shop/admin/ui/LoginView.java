@@ -10,19 +10,16 @@ import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.theme.lumo.LumoUtility;
 import jakarta.inject.Inject;
 
 /** The console's own login page: a form, never the browser's Basic pop-up. */
 @Route(LoginView.PATH)
-@PageTitle("Log in | BanHang operator console")
-public class LoginView extends VerticalLayout implements BeforeEnterObserver {
+public class LoginView extends VerticalLayout implements BeforeEnterObserver, HasDynamicTitle {
 
   static final String PATH = "login";
-  static final String NOT_OPERATOR = "Not allowed: operators only";
-  static final String THROTTLED = "Too many failed logins";
 
   private final OperatorAuthenticator authenticator;
   private final LoginForm form = new LoginForm();
@@ -38,13 +35,19 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
 
     form.setId("login-form");
     form.setForgotPasswordButtonVisible(false);
+    form.setI18n(i18n());
     form.addLoginListener(this::login);
 
     message.setId("login-message");
     message.addClassNames(LumoUtility.TextColor.ERROR);
     message.setVisible(false);
 
-    add(new H1("BanHang operator console"), form, message);
+    add(new H1(Texts.t("console.name")), form, message);
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("login.title");
   }
 
   @Override
@@ -59,8 +62,8 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
     try {
       login = authenticator.authenticate(event.getUsername(), event.getPassword());
     } catch (RuntimeException e) {
-      showError("Login failed", "The user registry could not be asked; try again.");
-      Notices.error("Login failed: " + e.getClass().getSimpleName());
+      showError(Texts.t("login.failed"), Texts.t("login.failed.detail"));
+      Notices.error(Texts.t("login.failed.notice", e.getClass().getSimpleName()));
       return;
     }
     switch (login.verdict()) {
@@ -70,16 +73,10 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
         UI.getCurrent().navigate(OverviewView.class);
       }
       case NOT_OPERATOR ->
-          showError(NOT_OPERATOR, "This console is for operators; customers use the shop.");
-      case THROTTLED ->
-          showError(
-              THROTTLED,
-              "Logins of this user or from this address are paused after repeated failures;"
-                  + " try again in a few minutes.");
+          showError(Texts.t("login.not-operator"), Texts.t("login.not-operator.detail"));
+      case THROTTLED -> showError(Texts.t("login.throttled"), Texts.t("login.throttled.detail"));
       case INVALID_CREDENTIALS ->
-          showError(
-              "Incorrect username or password",
-              "Check that you have entered the correct username and password and try again.");
+          showError(Texts.t("login.invalid"), Texts.t("login.invalid.detail"));
     }
   }
 
@@ -88,8 +85,22 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
     return errorTitle;
   }
 
-  private void showError(String title, String detail) {
+  /** The form's own words from the bundle, not the component's built-in English. */
+  private static LoginI18n i18n() {
     LoginI18n i18n = LoginI18n.createDefault();
+    i18n.getForm().setTitle(Texts.t("login.form.title"));
+    i18n.getForm().setUsername(Texts.t("login.form.username"));
+    i18n.getForm().setPassword(Texts.t("login.form.password"));
+    i18n.getForm().setSubmit(Texts.t("login.form.submit"));
+    i18n.getErrorMessage().setTitle(Texts.t("login.invalid"));
+    i18n.getErrorMessage().setMessage(Texts.t("login.invalid.detail"));
+    i18n.getErrorMessage().setUsername(Texts.t("login.form.username.required"));
+    i18n.getErrorMessage().setPassword(Texts.t("login.form.password.required"));
+    return i18n;
+  }
+
+  private void showError(String title, String detail) {
+    LoginI18n i18n = i18n();
     i18n.getErrorMessage().setTitle(title);
     i18n.getErrorMessage().setMessage(detail);
     form.setI18n(i18n);

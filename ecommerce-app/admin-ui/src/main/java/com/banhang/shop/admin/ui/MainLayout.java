@@ -26,11 +26,11 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
   private final Span operatorName = new Span();
 
   public MainLayout() {
-    H1 title = new H1("BanHang operator console");
+    H1 title = new H1(Texts.t("console.name"));
     title.addClassNames(LumoUtility.FontSize.LARGE, LumoUtility.Margin.NONE);
 
     operatorName.setId("operator-name");
-    Button logout = new Button("Log out", e -> logout());
+    Button logout = new Button(Texts.t("layout.logout"), e -> logout());
     logout.setId("logout-button");
     logout.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
 
@@ -38,12 +38,12 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     com.vaadin.flow.component.textfield.TextField search =
         new com.vaadin.flow.component.textfield.TextField();
     search.setId("search-field");
-    search.setPlaceholder("Order, payment, charge, key or customer");
-    search.setAriaLabel("Search payments");
+    search.setPlaceholder(Texts.t("layout.search.placeholder"));
+    search.setAriaLabel(Texts.t("layout.search.aria"));
     search.setClearButtonVisible(true);
     search.setWidth("22em");
     search.addKeyPressListener(com.vaadin.flow.component.Key.ENTER, e -> search(search.getValue()));
-    Button go = new Button("Find", e -> search(search.getValue()));
+    Button go = new Button(Texts.t("layout.search.find"), e -> search(search.getValue()));
     go.setId("search-go");
     HorizontalLayout searchBox = new HorizontalLayout(search, go);
     searchBox.setAlignItems(FlexComponent.Alignment.CENTER);
@@ -58,12 +58,12 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     SideNav nav = new SideNav();
     nav.setId("side-nav");
     nav.addItem(
-        new SideNavItem("Overview", OverviewView.class),
-        new SideNavItem("Stuck operations", StuckOperationsView.class),
-        new SideNavItem("Late charges", LateChargesView.class),
-        new SideNavItem("Key lookup", KeyLookupView.class),
-        new SideNavItem("Retention", RetentionView.class),
-        new SideNavItem("Audit", AuditView.class));
+        new SideNavItem(Texts.t("nav.overview"), OverviewView.class),
+        new SideNavItem(Texts.t("nav.stuck"), StuckOperationsView.class),
+        new SideNavItem(Texts.t("nav.late-charges"), LateChargesView.class),
+        new SideNavItem(Texts.t("nav.keys"), KeyLookupView.class),
+        new SideNavItem(Texts.t("nav.retention"), RetentionView.class),
+        new SideNavItem(Texts.t("nav.audit"), AuditView.class));
     addToDrawer(nav);
   }
 
@@ -100,7 +100,7 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
 
   private static void search(String term) {
     if (term == null || term.isBlank()) {
-      Notices.error("Type what to search for.");
+      Notices.error(Texts.t("layout.search.empty"));
       return;
     }
     UI.getCurrent()

@@ -21,7 +21,8 @@ final class Notices {
   private Notices() {}
 
   static Notification result(ActionResult result) {
-    String text = result.status() + ": " + result.message();
+    // The status and the service's own message (data, as the audit has it); only the frame is text.
+    String text = Texts.t("notice.result", result.status(), result.message());
     NotificationVariant variant =
         switch (result.status()) {
           case DONE -> NotificationVariant.LUMO_SUCCESS;
@@ -39,13 +40,16 @@ final class Notices {
     return show(text, NotificationVariant.LUMO_PRIMARY);
   }
 
-  /** Runs {@code call}; on failure shows "{@code what} failed: ..." and answers empty. */
+  /**
+   * Runs {@code call}; on failure shows "{@code what} failed: ..." and answers empty. {@code what}
+   * is already a text of the bundle; the log keeps it as the operator saw it.
+   */
   static <T> Optional<T> call(String what, Supplier<T> call) {
     try {
       return Optional.ofNullable(call.get());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, what + " failed", e);
-      error(what + " failed: " + describe(e));
+      error(Texts.t("notice.failed", what, describe(e)));
       return Optional.empty();
     }
   }

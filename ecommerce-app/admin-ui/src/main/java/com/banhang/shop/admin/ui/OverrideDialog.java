@@ -10,12 +10,10 @@ import com.vaadin.flow.component.html.Paragraph;
  */
 class OverrideDialog extends com.vaadin.flow.component.confirmdialog.ConfirmDialog {
 
-  static final String QUESTION = "The gateway no longer knows this charge: override?";
-
   OverrideDialog(String serviceMessage, Runnable override) {
     setId("override-dialog");
-    setHeader("Override?");
-    Paragraph question = new Paragraph(QUESTION);
+    setHeader(Texts.t("override.header"));
+    Paragraph question = new Paragraph(Texts.t("override.question"));
     question.setId("override-question");
     add(question);
     if (serviceMessage != null && !serviceMessage.isBlank()) {
@@ -23,14 +21,14 @@ class OverrideDialog extends com.vaadin.flow.component.confirmdialog.ConfirmDial
     }
     Button yes =
         new Button(
-            "Override and resolve as charged",
+            Texts.t("override.confirm"),
             e -> {
               close();
               override.run();
             });
     yes.setId("override-button");
     yes.addThemeVariants(ButtonVariant.LUMO_ERROR, ButtonVariant.LUMO_PRIMARY);
-    Button no = new Button("Cancel", e -> close());
+    Button no = new Button(Texts.t("dialog.cancel"), e -> close());
     no.setId("override-cancel-button");
     setConfirmButton(yes);
     setCancelable(true);

@@ -19,7 +19,7 @@ import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.radiobutton.RadioButtonGroup;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteAlias;
 import com.vaadin.flow.theme.lumo.LumoUtility;
@@ -35,8 +35,7 @@ import java.util.function.ToLongFunction;
  */
 @Route(value = "", layout = MainLayout.class)
 @RouteAlias(value = "overview", layout = MainLayout.class)
-@PageTitle("Overview | BanHang operator console")
-public class OverviewView extends VerticalLayout {
+public class OverviewView extends VerticalLayout implements HasDynamicTitle {
 
   /** One row of a small name/value table. */
   record Row(String group, String name, String value) {}
@@ -58,14 +57,14 @@ public class OverviewView extends VerticalLayout {
     this.overview = overview;
     setWidthFull();
 
-    Button refresh = new Button("Refresh", e -> refresh());
+    Button refresh = new Button(Texts.t("overview.refresh"), e -> refresh());
     refresh.setId("refresh-button");
     refresh.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     takenAt.setId("overview-taken-at");
     takenAt.addClassNames(LumoUtility.TextColor.SECONDARY);
     HorizontalLayout header =
         new HorizontalLayout(
-            new H2("Overview"),
+            new H2(Texts.t("overview.title")),
             refresh,
             new AutoRefresh("overview-auto-refresh", this::refresh),
             takenAt);
@@ -74,19 +73,22 @@ public class OverviewView extends VerticalLayout {
     operations.setId("overview-operations");
     operations.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
     operations.setAllRowsVisible(true);
-    operations.addColumn(OperationCounts::operation).setHeader("Operation").setAutoWidth(true);
-    operations.addColumn(OperationCounts::total).setHeader("Requests");
-    countColumn("New", OperationCounts::newKeys);
-    countColumn("Replayed", OperationCounts::replayed);
-    countColumn("In progress (409)", OperationCounts::inProgress);
-    countColumn("Mismatch (422)", OperationCounts::mismatch);
-    countColumn("Rejected", OperationCounts::rejected);
-    countColumn("Unknown outcome", OperationCounts::unknownOutcome);
+    operations
+        .addColumn(OperationCounts::operation)
+        .setHeader(Texts.t("overview.column.operation"))
+        .setAutoWidth(true);
+    operations.addColumn(OperationCounts::total).setHeader(Texts.t("overview.column.requests"));
+    countColumn(Texts.t("overview.column.new"), OperationCounts::newKeys);
+    countColumn(Texts.t("overview.column.replayed"), OperationCounts::replayed);
+    countColumn(Texts.t("overview.column.in-progress"), OperationCounts::inProgress);
+    countColumn(Texts.t("overview.column.mismatch"), OperationCounts::mismatch);
+    countColumn(Texts.t("overview.column.rejected"), OperationCounts::rejected);
+    countColumn(Texts.t("overview.column.unknown-outcome"), OperationCounts::unknownOutcome);
 
     processing.setId("overview-processing");
-    rowGrid(processing, "Operation", "What");
+    rowGrid(processing, Texts.t("overview.column.operation"), Texts.t("overview.column.what"));
     reconciliation.setId("overview-reconciliation");
-    rowGrid(reconciliation, "Finding", "");
+    rowGrid(reconciliation, Texts.t("overview.column.finding"), "");
     reconciliation.removeColumnByKey("name");
     gatewayErrors.setId("overview-gateway-errors");
     lateCharges.setId("overview-late-charges");
@@ -95,9 +97,9 @@ public class OverviewView extends VerticalLayout {
     chart.getStyle().set("overflow-x", "auto");
 
     range.setId("overview-range");
-    range.setLabel("Range");
+    range.setLabel(Texts.t("overview.range"));
     range.setItems(ChartRange.values());
-    range.setItemLabelGenerator(ChartRange::label);
+    range.setItemLabelGenerator(OverviewView::rangeLabel);
     range.setValue(ChartRange.LAST_HOUR);
     range.addValueChangeListener(
         e -> {
@@ -113,12 +115,12 @@ public class OverviewView extends VerticalLayout {
 
     HorizontalLayout lower =
         new HorizontalLayout(
-            section("Processing rows", processing),
-            section("Reconciliation, last hour (this node)", reconciliation, gatewayErrors));
+            section(Texts.t("overview.processing"), processing),
+            section(Texts.t("overview.reconciliation"), reconciliation, gatewayErrors));
     lower.setWidthFull();
 
     HorizontalLayout chartsHeader =
-        new HorizontalLayout(new H3("Every node, from the database"), range, chartsNote);
+        new HorizontalLayout(new H3(Texts.t("overview.charts")), range, chartsNote);
     chartsHeader.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     add(
@@ -126,12 +128,26 @@ public class OverviewView extends VerticalLayout {
         lateCharges,
         chartsHeader,
         charts,
-        new H3("Keyed requests, last hour (this node)"),
+        new H3(Texts.t("overview.operations")),
         operations,
-        new H3("Keyed requests per minute, last 60 minutes (this node)"),
+        new H3(Texts.t("overview.per-minute")),
         chart,
         lower);
     refresh();
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("overview.title");
+  }
+
+  /** A range as the switch and the note name it. */
+  private static String rangeLabel(ChartRange range) {
+    return switch (range) {
+      case LAST_HOUR -> Texts.t("overview.range.1h");
+      case LAST_6_HOURS -> Texts.t("overview.range.6h");
+      case LAST_24_HOURS -> Texts.t("overview.range.24h");
+    };
   }
 
   private void countColumn(String header, ToLongFunction<OperationCounts> count) {
@@ -147,7 +163,10 @@ public class OverviewView extends VerticalLayout {
     grid.setAllRowsVisible(true);
     grid.addColumn(Row::group).setHeader(groupHeader).setKey("group").setAutoWidth(true);
     grid.addColumn(Row::name).setHeader(nameHeader).setKey("name").setAutoWidth(true);
-    grid.addColumn(Row::value).setHeader("Value").setKey("value").setAutoWidth(true);
+    grid.addColumn(Row::value)
+        .setHeader(Texts.t("overview.column.value"))
+        .setKey("value")
+        .setAutoWidth(true);
   }
 
   private static VerticalLayout section(String title, com.vaadin.flow.component.Component... body) {
@@ -163,7 +182,8 @@ public class OverviewView extends VerticalLayout {
    * part empty with an error notification.
    */
   void refresh() {
-    Notices.call("Overview", overview::snapshot).ifPresentOrElse(this::show, this::clear);
+    Notices.call(Texts.t("overview.title"), overview::snapshot)
+        .ifPresentOrElse(this::show, this::clear);
     refreshCharts();
   }
 
@@ -171,22 +191,19 @@ public class OverviewView extends VerticalLayout {
   private void refreshCharts() {
     ChartRange chosen = range.getValue() == null ? ChartRange.LAST_HOUR : range.getValue();
     charts.removeAll();
-    Notices.call("Overview charts", () -> overview.charts(chosen))
+    Notices.call(Texts.t("overview.charts.reading"), () -> overview.charts(chosen))
         .ifPresentOrElse(
-            this::showCharts, () -> chartsNote.setText("no charts: the minutes could not be read"));
+            this::showCharts, () -> chartsNote.setText(Texts.t("overview.charts.unread")));
   }
 
   private void showCharts(OverviewCharts read) {
     chartsNote.setText(
-        "last "
-            + read.range().label()
-            + ", "
-            + Formats.utc(read.from())
-            + " to "
-            + Formats.utc(read.to())
-            + ", one point per "
-            + read.range().bucket().toMinutes()
-            + " min");
+        Texts.t(
+            "overview.charts.note",
+            rangeLabel(read.range()),
+            Formats.utc(read.from()),
+            Formats.utc(read.to()),
+            read.range().bucket().toMinutes()));
     for (SignalChart signal : read.charts()) {
       Html svg = new Html("<div>" + SvgChart.render(signal) + "</div>");
       svg.setId("overview-chart-box-" + signal.signal().id());
@@ -195,18 +212,20 @@ public class OverviewView extends VerticalLayout {
   }
 
   private void show(OverviewSnapshot snapshot) {
-    takenAt.setText("taken at " + Formats.instant(snapshot.takenAt()));
+    takenAt.setText(Texts.t("overview.taken-at", Formats.instant(snapshot.takenAt())));
     operations.setItems(snapshot.operations() == null ? List.of() : snapshot.operations());
     processing.setItems(processingRows(snapshot));
     List<Row> findings = new ArrayList<>();
     nullSafe(snapshot.reconciliationFindings())
         .forEach((finding, count) -> findings.add(new Row(finding, "", Long.toString(count))));
     reconciliation.setItems(findings);
-    gatewayErrors.setText("Gateway errors, last hour: " + snapshot.gatewayErrors());
+    gatewayErrors.setText(Texts.t("overview.gateway-errors", snapshot.gatewayErrors()));
     lateCharges.setText(
-        "Late charges needing an operator: "
-            + snapshot.lateChargesNeedingOperator()
-            + (snapshot.lateChargesNeedingOperator() > 0 ? " (see Late charges)" : ""));
+        Texts.t(
+            snapshot.lateChargesNeedingOperator() > 0
+                ? "overview.late-charges.some"
+                : "overview.late-charges.none",
+            snapshot.lateChargesNeedingOperator()));
     lateCharges.removeClassName(LumoUtility.TextColor.ERROR);
     if (snapshot.lateChargesNeedingOperator() > 0) {
       lateCharges.addClassName(LumoUtility.TextColor.ERROR);
@@ -225,22 +244,27 @@ public class OverviewView extends VerticalLayout {
                 nullSafe(buckets)
                     .forEach(
                         (bucket, count) ->
-                            rows.add(new Row(operation, "age " + bucket, Long.toString(count)))));
+                            rows.add(
+                                new Row(
+                                    operation,
+                                    Texts.t("overview.row.age", bucket),
+                                    Long.toString(count)))));
     nullSafe(snapshot.oldestProcessing())
         .forEach(
             (operation, oldest) ->
                 rows.add(
                     new Row(
                         operation,
-                        "oldest claimed",
-                        Formats.instant(oldest)
-                            + " ("
-                            + Formats.ageSince(oldest, snapshot.takenAt())
-                            + " ago)")));
+                        Texts.t("overview.row.oldest"),
+                        Texts.t(
+                            "overview.row.oldest.value",
+                            Formats.instant(oldest),
+                            Formats.ageSince(oldest, snapshot.takenAt())))));
     nullSafe(snapshot.expiredLeases())
         .forEach(
             (operation, count) ->
-                rows.add(new Row(operation, "expired leases", Long.toString(count))));
+                rows.add(
+                    new Row(operation, Texts.t("overview.row.expired"), Long.toString(count))));
     return rows;
   }
 
@@ -249,7 +273,7 @@ public class OverviewView extends VerticalLayout {
   }
 
   private void clear() {
-    takenAt.setText("no figures: the overview could not be read");
+    takenAt.setText(Texts.t("overview.unread"));
     operations.setItems(List.of());
     processing.setItems(List.of());
     reconciliation.setItems(List.of());

@@ -23,7 +23,7 @@ import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -37,8 +37,7 @@ import java.util.function.Supplier;
  * request, and the actions that are meaningful now. Its address is {@code payments/<payment id>}.
  */
 @Route(value = "payments/:" + PaymentView.PARAMETER, layout = MainLayout.class)
-@PageTitle("Payment | BanHang operator console")
-public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
+public class PaymentView extends VerticalLayout implements BeforeEnterObserver, HasDynamicTitle {
 
   static final String PARAMETER = "paymentId";
 
@@ -49,10 +48,12 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
   private final VerticalLayout content = new VerticalLayout();
   private final VerticalLayout gatewayPanel = new VerticalLayout();
   final Grid<TimelineEntry> timeline = new Grid<>();
-  final Button askGateway = new Button("Ask the gateway now", e -> askGateway());
-  final Button reconcile = new Button("Reconcile now", e -> reconcile());
-  final Button resolveCharged = new Button("Resolve as charged", e -> resolveAsCharged());
-  final Button resolveNotCharged = new Button("Resolve as not charged", e -> resolveAsNotCharged());
+  final Button askGateway = new Button(Texts.t("payment.ask-gateway"), e -> askGateway());
+  final Button reconcile = new Button(Texts.t("payment.reconcile"), e -> reconcile());
+  final Button resolveCharged =
+      new Button(Texts.t("payment.resolve-charged"), e -> resolveAsCharged());
+  final Button resolveNotCharged =
+      new Button(Texts.t("payment.resolve-not-charged"), e -> resolveAsNotCharged());
 
   private String paymentId;
   private PaymentPage page;
@@ -78,16 +79,32 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
     timeline
         .addColumn(e -> Formats.instant(e.at()))
         .setTooltipGenerator(e -> Formats.utc(e.at()))
-        .setHeader("When")
+        .setHeader(Texts.t("payment.timeline.when"))
         .setWidth("13em")
         .setFlexGrow(0);
     // Fixed widths: the rows arrive after the first render, so auto widths would fit the headers
     // only and leave the detail, the column that says what happened, a sliver.
-    timeline.addColumn(TimelineEntry::kind).setHeader("What").setWidth("15em").setFlexGrow(0);
-    timeline.addColumn(TimelineEntry::actor).setHeader("Who").setWidth("9em").setFlexGrow(0);
-    timeline.addColumn(TimelineEntry::detail).setHeader("Detail").setFlexGrow(1);
+    timeline
+        .addColumn(TimelineEntry::kind)
+        .setHeader(Texts.t("payment.timeline.what"))
+        .setWidth("15em")
+        .setFlexGrow(0);
+    timeline
+        .addColumn(TimelineEntry::actor)
+        .setHeader(Texts.t("payment.timeline.who"))
+        .setWidth("9em")
+        .setFlexGrow(0);
+    timeline
+        .addColumn(TimelineEntry::detail)
+        .setHeader(Texts.t("payment.timeline.detail"))
+        .setFlexGrow(1);
     timeline.setAllRowsVisible(true);
     add(title, content);
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("payment.title");
   }
 
   /** The address of a payment's page, relative to the console. */
@@ -105,40 +122,49 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
     content.removeAll();
     gatewayPanel.removeAll();
     Optional<PaymentPage> found =
-        Notices.call("Reading the payment", () -> pages.page(paymentId)).orElse(Optional.empty());
+        Notices.call(Texts.t("payment.reading"), () -> pages.page(paymentId))
+            .orElse(Optional.empty());
     page = found.orElse(null);
     if (page == null) {
-      title.setText("Payment " + paymentId);
-      Span none = new Span("No payment " + paymentId + ". Search for it with the box above.");
+      title.setText(Texts.t("payment.heading.id", paymentId));
+      Span none = new Span(Texts.t("payment.not-found", paymentId));
       none.setId("payment-not-found");
       content.add(none);
       return;
     }
     PaymentRecord p = page.payment();
-    title.setText("Payment of " + Formats.money(p.amount(), p.currency()) + " by " + p.tenantId());
+    title.setText(
+        Texts.t("payment.heading", Formats.money(p.amount(), p.currency()), p.tenantId()));
 
     FormLayout shop = new FormLayout();
     shop.setId("payment-summary");
     shop.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
-    field(shop, "Customer", p.tenantId(), "payment-customer");
-    field(shop, "Order", p.orderId(), "payment-order");
-    field(shop, "Amount", Formats.money(p.amount(), p.currency()), "payment-amount");
-    field(shop, "Status", p.status(), "payment-status");
-    field(shop, "Gateway key", p.gatewayKey(), "payment-gateway-key");
-    field(shop, "Gateway charge", Formats.text(p.gatewayChargeId()), "payment-charge");
-    field(shop, "Idempotency key", p.idempotencyKey(), "payment-key");
-    field(shop, "Attempt", Integer.toString(p.attempt()), null);
-    field(shop, "Late charge", Formats.text(p.lateCharge()), null);
-    shop.addFormItem(Formats.time(p.createdAt()), "Created");
-    shop.addFormItem(Formats.time(p.updatedAt()), "Last change");
-    field(shop, "Payment id", p.paymentId(), "payment-id");
+    field(shop, Texts.t("payment.customer"), p.tenantId(), "payment-customer");
+    field(shop, Texts.t("payment.order"), p.orderId(), "payment-order");
+    field(
+        shop, Texts.t("payment.amount"), Formats.money(p.amount(), p.currency()), "payment-amount");
+    field(shop, Texts.t("payment.status"), p.status(), "payment-status");
+    field(shop, Texts.t("payment.gateway-key"), p.gatewayKey(), "payment-gateway-key");
+    field(
+        shop,
+        Texts.t("payment.gateway-charge"),
+        Formats.text(p.gatewayChargeId()),
+        "payment-charge");
+    field(shop, Texts.t("payment.key"), p.idempotencyKey(), "payment-key");
+    field(shop, Texts.t("payment.attempt"), Integer.toString(p.attempt()), null);
+    field(shop, Texts.t("payment.late-charge"), Formats.text(p.lateCharge()), null);
+    shop.addFormItem(Formats.time(p.createdAt()), Texts.t("payment.created"));
+    shop.addFormItem(Formats.time(p.updatedAt()), Texts.t("payment.updated"));
+    field(shop, Texts.t("payment.id"), p.paymentId(), "payment-id");
 
     HorizontalLayout links = new HorizontalLayout();
-    Anchor keyLink = new Anchor(KeyLookupView.link(page.keyRef()), "Open the key");
+    Anchor keyLink = new Anchor(KeyLookupView.link(page.keyRef()), Texts.t("payment.key-link"));
     keyLink.setId("payment-key-link");
-    links.add(keyLink);
+    Anchor orderLink = new Anchor(OrderView.link(p.orderId()), Texts.t("payment.order-link"));
+    orderLink.setId("payment-order-link");
+    links.add(keyLink, orderLink);
 
-    content.add(new H3("What the shop recorded"), shop, links, keyState(page.key()));
+    content.add(new H3(Texts.t("payment.recorded")), shop, links, keyState(page.key()));
 
     reconcile.setEnabled(page.key().isPresent());
     resolveCharged.setEnabled(page.resolvable());
@@ -147,17 +173,14 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
         new HorizontalLayout(askGateway, reconcile, resolveCharged, resolveNotCharged);
     content.add(buttons);
     if (page.key().isPresent() && !page.resolvable()) {
-      Span why =
-          new Span(
-              "Resolve is offered once reconciliation needs an operator, or once the lease has"
-                  + " run out and the key was checked at least once: reconcile first.");
+      Span why = new Span(Texts.t("payment.resolve-not-offered"));
       why.setId("payment-resolve-not-offered");
       content.add(why);
     }
     content.add(gatewayPanel);
 
     timeline.setItems(page.timeline());
-    content.add(new H3("Timeline, oldest first"), timeline);
+    content.add(new H3(Texts.t("payment.timeline")), timeline);
   }
 
   private VerticalLayout keyState(Optional<StuckOperationDetail> key) {
@@ -165,32 +188,42 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
     state.setPadding(false);
     state.setId("payment-key-state");
     if (key.isEmpty()) {
-      state.add(new Span("The key of this attempt is settled: nothing for reconciliation to do."));
+      state.add(new Span(Texts.t("payment.key-settled")));
       return state;
     }
     StuckOperation op = key.get().operation();
     FormLayout form = new FormLayout();
     form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
     field(
-        form, "Key", "processing" + (op.outcomeUnknown() ? ", outcome unknown" : ""), "key-state");
-    field(form, "Age", Formats.age(op.age()), null);
+        form,
+        Texts.t("payment.key.state"),
+        Texts.t(
+            op.outcomeUnknown()
+                ? "payment.key.processing.outcome-unknown"
+                : "payment.key.processing"),
+        "key-state");
+    field(form, Texts.t("payment.key.age"), Formats.age(op.age()), null);
     field(
         form,
-        "Lease until",
-        Formats.instant(op.lockedUntil()) + (op.leaseExpired() ? " (expired)" : " (held)"),
+        Texts.t("payment.key.lease-until"),
+        Texts.t(
+            op.leaseExpired() ? "payment.key.lease.expired" : "payment.key.lease.held",
+            Formats.instant(op.lockedUntil())),
         null);
-    field(form, "Last reconciliation", Formats.text(op.lastCheck()), "key-last-check");
-    form.addFormItem(Formats.time(op.lastCheckedAt()), "Checked at");
-    field(form, "Gateway said last", Formats.text(key.get().lastCheckDetail()), null);
-    Anchor stuckRow = new Anchor(StuckOperationsView.link(op.ref()), "Show in Stuck operations");
+    field(form, Texts.t("payment.key.last-check"), Formats.text(op.lastCheck()), "key-last-check");
+    form.addFormItem(Formats.time(op.lastCheckedAt()), Texts.t("payment.key.checked-at"));
+    field(
+        form, Texts.t("payment.key.gateway-said"), Formats.text(key.get().lastCheckDetail()), null);
+    Anchor stuckRow =
+        new Anchor(StuckOperationsView.link(op.ref()), Texts.t("payment.key.stuck-link"));
     stuckRow.setId("payment-stuck-link");
-    state.add(new H3("Its key is stuck"), form, stuckRow);
+    state.add(new H3(Texts.t("payment.key.stuck")), form, stuckRow);
     return state;
   }
 
   void askGateway() {
     String operator = OperatorSession.currentName();
-    Notices.call("Asking the gateway", () -> actions.askGateway(operator, paymentId))
+    Notices.call(Texts.t("payment.asking-gateway"), () -> actions.askGateway(operator, paymentId))
         .ifPresent(this::showGatewayAnswer);
   }
 
@@ -198,19 +231,20 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
     gatewayPanel.removeAll();
     FormLayout form = new FormLayout();
     form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
-    field(form, "The gateway says", answer.finding().name(), "gateway-finding");
-    field(form, "Charge", Formats.text(answer.chargeId()), "gateway-charge");
+    field(form, Texts.t("payment.gateway.says"), answer.finding().name(), "gateway-finding");
+    field(
+        form, Texts.t("payment.gateway.charge"), Formats.text(answer.chargeId()), "gateway-charge");
     field(
         form,
-        "Amount",
+        Texts.t("payment.gateway.amount"),
         answer.currency() == null
             ? Formats.NONE
             : Formats.money(answer.amount(), answer.currency()),
         null);
-    field(form, "For order", Formats.text(answer.orderReference()), null);
-    form.addFormItem(Formats.time(answer.askedAt()), "Asked at");
-    field(form, "In words", Formats.text(answer.detail()), "gateway-detail");
-    gatewayPanel.add(new H3("The gateway's view (read only; nothing was changed)"), form);
+    field(form, Texts.t("payment.gateway.order"), Formats.text(answer.orderReference()), null);
+    form.addFormItem(Formats.time(answer.askedAt()), Texts.t("payment.gateway.asked-at"));
+    field(form, Texts.t("payment.gateway.detail"), Formats.text(answer.detail()), "gateway-detail");
+    gatewayPanel.add(new H3(Texts.t("payment.gateway")), form);
   }
 
   void reconcile() {
@@ -218,7 +252,9 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
       return;
     }
     KeyRef ref = page.keyRef();
-    act("Reconcile", () -> actions.reconcile(OperatorSession.currentName(), List.of(ref)));
+    act(
+        Texts.t("payment.reconciling"),
+        () -> actions.reconcile(OperatorSession.currentName(), List.of(ref)));
   }
 
   void resolveAsCharged() {
@@ -227,14 +263,14 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
     }
     KeyRef ref = page.keyRef();
     new ResolveDialog(
-            "Resolve payment " + paymentId + " as charged",
+            Texts.t("payment.resolve-charged.title", paymentId),
             true,
             restatement(),
             (chargeId, reason) -> {
               String operator = OperatorSession.currentName();
               Optional<ActionResult> result =
                   act(
-                      "Resolve as charged",
+                      Texts.t("payment.resolve-charged"),
                       () -> actions.resolveAsCharged(operator, ref, chargeId, reason, false));
               if (result.isPresent()
                   && result.get().status() == ActionResult.Status.CONFIRMATION_NEEDED) {
@@ -242,7 +278,7 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
                         result.get().message(),
                         () ->
                             act(
-                                "Resolve as charged (override)",
+                                Texts.t("payment.resolve-charged.override"),
                                 () ->
                                     actions.resolveAsCharged(
                                         operator, ref, chargeId, reason, true)))
@@ -259,12 +295,12 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver {
     }
     KeyRef ref = page.keyRef();
     new ResolveDialog(
-            "Resolve payment " + paymentId + " as not charged",
+            Texts.t("payment.resolve-not-charged.title", paymentId),
             false,
             restatement(),
             (chargeId, reason) ->
                 act(
-                        "Resolve as not charged",
+                        Texts.t("payment.resolve-not-charged"),
                         () ->
                             actions.resolveAsNotCharged(OperatorSession.currentName(), ref, reason))
                     .isPresent())

@@ -34,27 +34,16 @@ class ResolveDialog extends Dialog {
   /** Shorter than this is not a reason a colleague can act on ("ok", "done", "see ticket"). */
   static final int MIN_REASON_LENGTH = 20;
 
-  static final String REASON_TOO_SHORT =
-      "Say what you checked and where, in at least " + MIN_REASON_LENGTH + " characters.";
-  static final String TICKET_REQUIRED =
-      "A ticket reference is required: it is written to the audit.";
-
-  static final String REASON_REQUIRED = "A reason is required: it is written to the audit.";
-  static final String CHARGE_REQUIRED = "The gateway charge id is required.";
-
-  final TextField chargeId = new TextField("Gateway charge id");
-  final TextArea reason = new TextArea("Reason");
-  final TextField ticket = new TextField("Ticket reference");
+  final TextField chargeId = new TextField(Texts.t("resolve.charge-id"));
+  final TextArea reason = new TextArea(Texts.t("resolve.reason"));
+  final TextField ticket = new TextField(Texts.t("resolve.ticket"));
 
   ResolveDialog(String title, boolean askChargeId, Restatement restated, Action action) {
     this(
         askChargeId ? "resolve-charged-dialog" : "resolve-not-charged-dialog",
         title,
         restated == null ? null : facts(restated),
-        askChargeId
-            ? "The key is settled with the stored result of this charge, once the gateway"
-                + " confirms its amount, currency and order."
-            : "The attempt is abandoned, the key released and the order payable again.",
+        Texts.t(askChargeId ? "resolve.charged.explanation" : "resolve.not-charged.explanation"),
         askChargeId,
         action);
   }
@@ -84,8 +73,7 @@ class ResolveDialog extends Dialog {
     reason.setId("reason-field");
     reason.setWidthFull();
     reason.setMinHeight("6em");
-    reason.setHelperText(
-        "What you checked and where (at least " + MIN_REASON_LENGTH + " characters)");
+    reason.setHelperText(Texts.t("resolve.reason.helper", MIN_REASON_LENGTH));
     ticket.setId("ticket-field");
     ticket.setMaxLength(64);
     ticket.setWidthFull();
@@ -113,7 +101,7 @@ class ResolveDialog extends Dialog {
 
     Button confirm =
         new Button(
-            "Confirm",
+            Texts.t("dialog.confirm"),
             e -> {
               if (valid(askChargeId) && action.run(chargeId.getValue().trim(), reasonText())) {
                 close();
@@ -121,7 +109,7 @@ class ResolveDialog extends Dialog {
             });
     confirm.setId("confirm-button");
     confirm.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-    Button cancel = new Button("Cancel", e -> close());
+    Button cancel = new Button(Texts.t("dialog.cancel"), e -> close());
     cancel.setId("cancel-button");
     getFooter().add(cancel, confirm);
   }
@@ -129,10 +117,10 @@ class ResolveDialog extends Dialog {
   /** What a key's resolution restates. */
   private static java.util.List<Fact> facts(Restatement restated) {
     return java.util.List.of(
-        new Fact("Customer", restated.customer()),
-        new Fact("Order", restated.order()),
-        new Fact("Amount", restated.amount()),
-        new Fact("Gateway said last", restated.gatewaySaid()));
+        new Fact(Texts.t("resolve.fact.customer"), restated.customer()),
+        new Fact(Texts.t("resolve.fact.order"), restated.order()),
+        new Fact(Texts.t("resolve.fact.amount"), restated.amount()),
+        new Fact(Texts.t("resolve.fact.gateway-said"), restated.gatewaySaid()));
   }
 
   /** The reason as the audit keeps it: the operator's words and the ticket. */
@@ -143,34 +131,34 @@ class ResolveDialog extends Dialog {
   private boolean valid(boolean askChargeId) {
     boolean ok = true;
     if (reason.getValue() == null || reason.getValue().isBlank()) {
-      reason.setErrorMessage(REASON_REQUIRED);
-      reason.setInvalid(true);
-      Notices.error(REASON_REQUIRED);
+      refuse(reason, Texts.t("resolve.reason.required"));
       ok = false;
     } else if (reason.getValue().trim().length() < MIN_REASON_LENGTH) {
-      reason.setErrorMessage(REASON_TOO_SHORT);
-      reason.setInvalid(true);
-      Notices.error(REASON_TOO_SHORT);
+      refuse(reason, Texts.t("resolve.reason.too-short", MIN_REASON_LENGTH));
       ok = false;
     } else {
       reason.setInvalid(false);
     }
     if (ticket.getValue() == null || ticket.getValue().isBlank()) {
-      ticket.setErrorMessage(TICKET_REQUIRED);
-      ticket.setInvalid(true);
-      Notices.error(TICKET_REQUIRED);
+      refuse(ticket, Texts.t("resolve.ticket.required"));
       ok = false;
     } else {
       ticket.setInvalid(false);
     }
     if (askChargeId && (chargeId.getValue() == null || chargeId.getValue().isBlank())) {
-      chargeId.setErrorMessage(CHARGE_REQUIRED);
-      chargeId.setInvalid(true);
-      Notices.error(CHARGE_REQUIRED);
+      refuse(chargeId, Texts.t("resolve.charge-id.required"));
       ok = false;
     } else {
       chargeId.setInvalid(false);
     }
     return ok;
+  }
+
+  /** Marks {@code field} with {@code text} and says it in a notification too. */
+  private static void refuse(
+      com.vaadin.flow.component.textfield.TextFieldBase<?, String> field, String text) {
+    field.setErrorMessage(text);
+    field.setInvalid(true);
+    Notices.error(text);
   }
 }

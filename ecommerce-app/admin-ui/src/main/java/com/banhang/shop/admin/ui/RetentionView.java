@@ -17,7 +17,7 @@ import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -26,10 +26,7 @@ import java.util.Map;
 
 /** How long keys are kept, how many there are, and the purge runs. */
 @Route(value = "retention", layout = MainLayout.class)
-@PageTitle("Retention | BanHang operator console")
-public class RetentionView extends VerticalLayout {
-
-  static final String SIZE_NOT_REPORTED = "not reported by this database";
+public class RetentionView extends VerticalLayout implements HasDynamicTitle {
 
   record NameValue(String name, String value) {}
 
@@ -49,28 +46,35 @@ public class RetentionView extends VerticalLayout {
     this.actions = actions;
     setWidthFull();
 
-    Button purge = new Button("Purge now", e -> purgeNow());
+    Button purge = new Button(Texts.t("retention.purge"), e -> purgeNow());
     purge.setId("purge-button");
     purge.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-    Button refresh = new Button("Refresh", e -> refresh());
+    Button refresh = new Button(Texts.t("retention.refresh"), e -> refresh());
     refresh.setId("refresh-button");
-    Button reseal = new Button("Re-seal bodies", e -> resealBodies());
+    Button reseal = new Button(Texts.t("retention.reseal"), e -> resealBodies());
     reseal.setId("reseal-button");
-    HorizontalLayout header = new HorizontalLayout(new H2("Retention"), refresh, purge, reseal);
+    HorizontalLayout header =
+        new HorizontalLayout(new H2(Texts.t("retention.title")), refresh, purge, reseal);
     header.setAlignItems(FlexComponent.Alignment.BASELINE);
 
     ttl.setId("ttl-grid");
-    nameValueGrid(ttl, "Operation", "Kept for");
+    nameValueGrid(ttl, Texts.t("retention.column.operation"), Texts.t("retention.column.kept-for"));
     oldest.setId("oldest-grid");
-    nameValueGrid(oldest, "Status", "Oldest row");
+    nameValueGrid(oldest, Texts.t("retention.column.status"), Texts.t("retention.column.oldest"));
 
     rows.setId("rows-grid");
     rows.addThemeVariants(GridVariant.LUMO_COMPACT);
     rows.setAllRowsVisible(true);
-    rows.addColumn(AgeBucketCount::operation).setHeader("Operation").setAutoWidth(true);
-    rows.addColumn(AgeBucketCount::status).setHeader("Status").setAutoWidth(true);
-    rows.addColumn(AgeBucketCount::ageBucket).setHeader("Age").setAutoWidth(true);
-    rows.addColumn(AgeBucketCount::rows).setHeader("Rows");
+    rows.addColumn(AgeBucketCount::operation)
+        .setHeader(Texts.t("retention.column.operation"))
+        .setAutoWidth(true);
+    rows.addColumn(AgeBucketCount::status)
+        .setHeader(Texts.t("retention.column.status"))
+        .setAutoWidth(true);
+    rows.addColumn(AgeBucketCount::ageBucket)
+        .setHeader(Texts.t("retention.column.age"))
+        .setAutoWidth(true);
+    rows.addColumn(AgeBucketCount::rows).setHeader(Texts.t("retention.column.rows"));
 
     tableSize.setId("table-size");
 
@@ -80,12 +84,20 @@ public class RetentionView extends VerticalLayout {
     purges
         .addColumn(p -> Formats.instant(p.startedAt()))
         .setTooltipGenerator(p -> Formats.utc(p.startedAt()))
-        .setHeader("Started")
+        .setHeader(Texts.t("retention.column.started"))
         .setAutoWidth(true);
-    purges.addColumn(PurgeRunView::node).setHeader("Node").setAutoWidth(true);
-    purges.addColumn(PurgeRunView::startedBy).setHeader("Started by").setAutoWidth(true);
-    purges.addColumn(PurgeRunView::rowsDeleted).setHeader("Rows deleted");
-    purges.addColumn(p -> p.durationMillis() + " ms").setHeader("Duration");
+    purges
+        .addColumn(PurgeRunView::node)
+        .setHeader(Texts.t("retention.column.node"))
+        .setAutoWidth(true);
+    purges
+        .addColumn(PurgeRunView::startedBy)
+        .setHeader(Texts.t("retention.column.started-by"))
+        .setAutoWidth(true);
+    purges.addColumn(PurgeRunView::rowsDeleted).setHeader(Texts.t("retention.column.rows-deleted"));
+    purges
+        .addColumn(p -> Texts.t("retention.duration-ms", p.durationMillis()))
+        .setHeader(Texts.t("retention.column.duration"));
 
     oldKeyRows.setId("old-key-rows");
     reseals.setId("reseal-grid");
@@ -94,36 +106,59 @@ public class RetentionView extends VerticalLayout {
     reseals
         .addColumn(r -> Formats.instant(r.startedAt()))
         .setTooltipGenerator(r -> Formats.utc(r.startedAt()))
-        .setHeader("Started")
+        .setHeader(Texts.t("retention.column.started"))
         .setAutoWidth(true);
-    reseals.addColumn(ResealRunView::node).setHeader("Node").setAutoWidth(true);
-    reseals.addColumn(ResealRunView::startedBy).setHeader("Started by").setAutoWidth(true);
-    reseals.addColumn(ResealRunView::fromKeyIds).setHeader("From keys").setAutoWidth(true);
-    reseals.addColumn(ResealRunView::toKeyId).setHeader("To key").setAutoWidth(true);
-    reseals.addColumn(ResealRunView::rowsResealed).setHeader("Rows re-sealed");
-    reseals.addColumn(ResealRunView::rowsRemaining).setHeader("Remaining");
-    reseals.addColumn(ResealRunView::status).setHeader("Status");
+    reseals
+        .addColumn(ResealRunView::node)
+        .setHeader(Texts.t("retention.column.node"))
+        .setAutoWidth(true);
+    reseals
+        .addColumn(ResealRunView::startedBy)
+        .setHeader(Texts.t("retention.column.started-by"))
+        .setAutoWidth(true);
+    reseals
+        .addColumn(ResealRunView::fromKeyIds)
+        .setHeader(Texts.t("retention.column.from-keys"))
+        .setAutoWidth(true);
+    reseals
+        .addColumn(ResealRunView::toKeyId)
+        .setHeader(Texts.t("retention.column.to-key"))
+        .setAutoWidth(true);
+    reseals
+        .addColumn(ResealRunView::rowsResealed)
+        .setHeader(Texts.t("retention.column.rows-resealed"));
+    reseals
+        .addColumn(ResealRunView::rowsRemaining)
+        .setHeader(Texts.t("retention.column.remaining"));
+    reseals.addColumn(ResealRunView::status).setHeader(Texts.t("retention.column.status"));
     reseals
         .addColumn(r -> r.detail() == null ? "" : r.detail())
-        .setHeader("Detail")
+        .setHeader(Texts.t("retention.column.detail"))
         .setAutoWidth(true);
-    reseals.addColumn(r -> r.durationMillis() + " ms").setHeader("Duration");
+    reseals
+        .addColumn(r -> Texts.t("retention.duration-ms", r.durationMillis()))
+        .setHeader(Texts.t("retention.column.duration"));
 
     add(
         header,
-        new H3("Time to live per operation"),
+        new H3(Texts.t("retention.ttl")),
         ttl,
-        new H3("Rows by status and age"),
+        new H3(Texts.t("retention.rows")),
         rows,
-        new H3("Oldest row per status"),
+        new H3(Texts.t("retention.oldest")),
         oldest,
         tableSize,
-        new H3("Last purge runs"),
+        new H3(Texts.t("retention.purges")),
         purges,
-        new H3("Stored bodies' keys"),
+        new H3(Texts.t("retention.body-keys")),
         oldKeyRows,
         reseals);
     refresh();
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("retention.title");
   }
 
   private static void nameValueGrid(Grid<NameValue> grid, String name, String value) {
@@ -134,7 +169,7 @@ public class RetentionView extends VerticalLayout {
   }
 
   void refresh() {
-    Notices.call("Retention report", report::summary)
+    Notices.call(Texts.t("retention.reading"), report::summary)
         .ifPresentOrElse(
             this::show,
             () -> {
@@ -142,18 +177,16 @@ public class RetentionView extends VerticalLayout {
               rows.setItems(List.of());
               oldest.setItems(List.of());
               purges.setItems(List.of());
-              tableSize.setText("Table size: " + Formats.NONE);
+              tableSize.setText(Texts.t("retention.table-size", Formats.NONE));
             });
-    Notices.call("Body keys", report::bodyKeys)
+    Notices.call(Texts.t("retention.reading-body-keys"), report::bodyKeys)
         .ifPresentOrElse(
             this::showBodyKeys,
             () -> {
               reseals.setItems(List.of());
-              oldKeyRows.setText(OLD_KEY_ROWS + Formats.NONE);
+              oldKeyRows.setText(Texts.t("retention.old-key-rows", Formats.NONE));
             });
   }
-
-  static final String OLD_KEY_ROWS = "Rows sealed with an old body key: ";
 
   /** An old key may leave the configuration only once no row needs it (docs/configuration.md). */
   private void showBodyKeys(BodyKeysSummary summary) {
@@ -161,16 +194,18 @@ public class RetentionView extends VerticalLayout {
       return;
     }
     oldKeyRows.setText(
-        OLD_KEY_ROWS
-            + summary.rowsWithOldKeys()
-            + (summary.rowsWithOldKeys() == 0
-                ? " (no old key is needed)"
-                : " (keep the old keys until this is 0)"));
+        Texts.t(
+            summary.rowsWithOldKeys() == 0
+                ? "retention.old-key-rows.none"
+                : "retention.old-key-rows.some",
+            summary.rowsWithOldKeys()));
     reseals.setItems(summary.lastResealRuns() == null ? List.of() : summary.lastResealRuns());
   }
 
   void resealBodies() {
-    Notices.call("Re-seal", () -> actions.resealBodies(OperatorSession.currentName()))
+    Notices.call(
+            Texts.t("retention.resealing"),
+            () -> actions.resealBodies(OperatorSession.currentName()))
         .ifPresent(Notices::result);
     refresh();
   }
@@ -188,16 +223,17 @@ public class RetentionView extends VerticalLayout {
                 e ->
                     new NameValue(
                         e.getKey(),
-                        Formats.instant(e.getValue())
-                            + " ("
-                            + Formats.ageSince(e.getValue(), now)
-                            + " ago)"))
+                        Texts.t(
+                            "retention.oldest.value",
+                            Formats.instant(e.getValue()),
+                            Formats.ageSince(e.getValue(), now))))
             .toList());
     tableSize.setText(
-        "Table size: "
-            + (summary.tableSizeBytes() != null && summary.tableSizeBytes().isPresent()
+        Texts.t(
+            "retention.table-size",
+            summary.tableSizeBytes() != null && summary.tableSizeBytes().isPresent()
                 ? bytes(summary.tableSizeBytes().getAsLong())
-                : SIZE_NOT_REPORTED));
+                : Texts.t("retention.table-size.not-reported")));
     purges.setItems(summary.lastPurgeRuns() == null ? List.of() : summary.lastPurgeRuns());
   }
 
@@ -209,12 +245,14 @@ public class RetentionView extends VerticalLayout {
 
   static String bytes(long bytes) {
     if (bytes < 1024) {
-      return bytes + " B";
+      return Texts.t("retention.bytes", bytes);
     }
+    // The number is written here, one decimal as before; the bundle only names the unit.
     if (bytes < 1024 * 1024) {
-      return String.format(java.util.Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+      return Texts.t("retention.kib", String.format(java.util.Locale.ROOT, "%.1f", bytes / 1024.0));
     }
-    return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
+    return Texts.t(
+        "retention.mib", String.format(java.util.Locale.ROOT, "%.1f", bytes / (1024.0 * 1024)));
   }
 
   /** Deleting is not undone: the purge runs only after a confirmation that says what it deletes. */
@@ -222,17 +260,14 @@ public class RetentionView extends VerticalLayout {
     com.vaadin.flow.component.confirmdialog.ConfirmDialog confirm =
         new com.vaadin.flow.component.confirmdialog.ConfirmDialog();
     confirm.setId("purge-confirm-dialog");
-    confirm.setHeader("Purge expired keys now?");
-    confirm.setText(
-        "Completed and released keys past their expiry are deleted on this node, in batches; a"
-            + " customer's retry with one of them then runs as new. Processing keys are never"
-            + " deleted. This cannot be undone.");
-    Button yes = new Button("Purge now", e -> confirm.close());
+    confirm.setHeader(Texts.t("retention.purge.header"));
+    confirm.setText(Texts.t("retention.purge.text"));
+    Button yes = new Button(Texts.t("retention.purge"), e -> confirm.close());
     yes.setId("purge-confirm-button");
     yes.addThemeVariants(ButtonVariant.LUMO_ERROR, ButtonVariant.LUMO_PRIMARY);
     confirm.setConfirmButton(yes);
     confirm.setCancelable(true);
-    Button no = new Button("Cancel", e -> confirm.close());
+    Button no = new Button(Texts.t("dialog.cancel"), e -> confirm.close());
     no.setId("purge-cancel-button");
     confirm.setCancelButton(no);
     yes.addClickListener(e -> purgeConfirmed());
@@ -240,7 +275,8 @@ public class RetentionView extends VerticalLayout {
   }
 
   private void purgeConfirmed() {
-    Notices.call("Purge", () -> actions.purgeNow(OperatorSession.currentName()))
+    Notices.call(
+            Texts.t("retention.purging"), () -> actions.purgeNow(OperatorSession.currentName()))
         .ifPresent(Notices::result);
     refresh();
   }

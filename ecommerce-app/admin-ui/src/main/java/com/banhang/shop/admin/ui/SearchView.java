@@ -9,7 +9,7 @@ import com.vaadin.flow.component.html.Paragraph;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.QueryParameters;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteParameters;
@@ -22,8 +22,7 @@ import java.util.Map;
  * it"). One hit opens its payment page at once; several are listed, newest first.
  */
 @Route(value = "search", layout = MainLayout.class)
-@PageTitle("Search | BanHang operator console")
-public class SearchView extends VerticalLayout implements BeforeEnterObserver {
+public class SearchView extends VerticalLayout implements BeforeEnterObserver, HasDynamicTitle {
 
   private final PaymentPages pages;
   final Grid<PaymentRecord> grid = new Grid<>();
@@ -36,22 +35,37 @@ public class SearchView extends VerticalLayout implements BeforeEnterObserver {
     summary.setId("search-summary");
     grid.setId("search-grid");
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
-    grid.addColumn(PaymentRecord::tenantId).setHeader("Customer").setAutoWidth(true);
-    grid.addColumn(PaymentRecord::orderId).setHeader("Order").setAutoWidth(true);
-    grid.addColumn(p -> Formats.money(p.amount(), p.currency()))
-        .setHeader("Amount")
+    grid.addColumn(PaymentRecord::tenantId)
+        .setHeader(Texts.t("search.column.customer"))
         .setAutoWidth(true);
-    grid.addColumn(PaymentRecord::status).setHeader("Status").setAutoWidth(true);
+    grid.addColumn(PaymentRecord::orderId)
+        .setHeader(Texts.t("search.column.order"))
+        .setAutoWidth(true);
+    grid.addColumn(p -> Formats.money(p.amount(), p.currency()))
+        .setHeader(Texts.t("search.column.amount"))
+        .setAutoWidth(true);
+    grid.addColumn(PaymentRecord::status)
+        .setHeader(Texts.t("search.column.status"))
+        .setAutoWidth(true);
     grid.addColumn(p -> Formats.instant(p.createdAt()))
         .setTooltipGenerator(p -> Formats.utc(p.createdAt()))
-        .setHeader("Created")
+        .setHeader(Texts.t("search.column.created"))
         .setAutoWidth(true);
-    grid.addColumn(PaymentRecord::idempotencyKey).setHeader("Idempotency key").setAutoWidth(true);
-    grid.addColumn(PaymentRecord::paymentId).setHeader("Payment").setAutoWidth(true);
+    grid.addColumn(PaymentRecord::idempotencyKey)
+        .setHeader(Texts.t("search.column.key"))
+        .setAutoWidth(true);
+    grid.addColumn(PaymentRecord::paymentId)
+        .setHeader(Texts.t("search.column.payment"))
+        .setAutoWidth(true);
     // A click (or Enter on a focused row) opens the payment.
     grid.addItemClickListener(e -> open(e.getItem()));
     grid.addSelectionListener(e -> e.getFirstSelectedItem().ifPresent(this::open));
-    add(new H2("Search"), summary, grid);
+    add(new H2(Texts.t("search.title")), summary, grid);
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("search.title");
   }
 
   /** The address of a search for {@code term}. */
@@ -64,14 +78,12 @@ public class SearchView extends VerticalLayout implements BeforeEnterObserver {
     List<String> values = event.getLocation().getQueryParameters().getParameters().get("q");
     String term = values == null || values.isEmpty() ? "" : values.get(0).trim();
     if (term.isEmpty()) {
-      summary.setText(
-          "Type an order id, payment id, merchant order id, gateway key, gateway charge id,"
-              + " Idempotency-Key or customer id in the search box above.");
+      summary.setText(Texts.t("search.empty"));
       grid.setItems(List.of());
       return;
     }
     List<PaymentRecord> found =
-        Notices.call("Searching", () -> pages.search(term)).orElse(List.of());
+        Notices.call(Texts.t("search.searching"), () -> pages.search(term)).orElse(List.of());
     if (found.size() == 1) {
       event.forwardTo(
           PaymentView.class, new RouteParameters(PaymentView.PARAMETER, found.get(0).paymentId()));
@@ -79,18 +91,11 @@ public class SearchView extends VerticalLayout implements BeforeEnterObserver {
     }
     summary.setText(
         found.isEmpty()
-            ? "No payment found for \""
-                + term
-                + "\". Ids are matched exactly, customers by their start. A key of another"
-                + " operation (orders.create) is in Key lookup."
-            : found.size()
-                + " payments for \""
-                + term
-                + "\", newest first"
-                + (found.size() >= PaymentPages.SEARCH_LIMIT
-                    ? " (the first " + found.size() + ")"
-                    : "")
-                + ". Click one to open it.");
+            ? Texts.t("search.none", term)
+            : Texts.t(
+                found.size() >= PaymentPages.SEARCH_LIMIT ? "search.found.first" : "search.found",
+                found.size(),
+                term));
     grid.setItems(found);
   }
 

@@ -27,7 +27,7 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.IntegerField;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.provider.CallbackDataProvider;
-import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -39,9 +39,8 @@ import java.util.stream.Stream;
 
 /** Keys left processing, and what an operator may do about them. */
 @Route(value = "stuck", layout = MainLayout.class)
-@PageTitle("Stuck operations | BanHang operator console")
 public class StuckOperationsView extends VerticalLayout
-    implements com.vaadin.flow.router.BeforeEnterObserver {
+    implements com.vaadin.flow.router.BeforeEnterObserver, HasDynamicTitle {
 
   static final String PAYMENTS_CHARGE = "payments.charge";
   static final List<String> OPERATIONS = List.of("orders.create", PAYMENTS_CHARGE);
@@ -74,14 +73,17 @@ public class StuckOperationsView extends VerticalLayout
   private final Span bulkStatus = new Span();
   private final VerticalLayout bulkLines = new VerticalLayout();
 
-  final TextField tenant = new TextField("Tenant");
-  final ComboBox<String> operation = new ComboBox<>("Operation", OPERATIONS);
-  final ComboBox<String> lastCheck = new ComboBox<>("Last reconciliation finding", LAST_CHECKS);
-  final IntegerField minAgeMinutes = new IntegerField("Min age (minutes)");
+  final TextField tenant = new TextField(Texts.t("stuck.filter.tenant"));
+  final ComboBox<String> operation = new ComboBox<>(Texts.t("stuck.filter.operation"), OPERATIONS);
+  final ComboBox<String> lastCheck =
+      new ComboBox<>(Texts.t("stuck.filter.last-check"), LAST_CHECKS);
+  final IntegerField minAgeMinutes = new IntegerField(Texts.t("stuck.filter.min-age"));
   final com.vaadin.flow.component.datetimepicker.DateTimePicker claimedFrom =
-      new com.vaadin.flow.component.datetimepicker.DateTimePicker("Claimed from");
+      new com.vaadin.flow.component.datetimepicker.DateTimePicker(
+          Texts.t("stuck.filter.claimed-from"));
   final com.vaadin.flow.component.datetimepicker.DateTimePicker claimedBefore =
-      new com.vaadin.flow.component.datetimepicker.DateTimePicker("Claimed before");
+      new com.vaadin.flow.component.datetimepicker.DateTimePicker(
+          Texts.t("stuck.filter.claimed-before"));
 
   /** The payments of the rows read last, for the order and amount columns (one page at most). */
   private final java.util.Map<KeyRef, KeyPaymentView> paymentsOfRows =
@@ -117,13 +119,13 @@ public class StuckOperationsView extends VerticalLayout
     minAgeMinutes.setMin(0);
     minAgeMinutes.setStepButtonsVisible(true);
     minAgeMinutes.setValue((int) StuckOperations.DEFAULT_MIN_AGE.toMinutes());
-    Button search = new Button("Search", e -> applyFilter());
+    Button search = new Button(Texts.t("stuck.search"), e -> applyFilter());
     search.setId("search-button");
     search.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     claimedFrom.setId("claimed-from-filter");
-    claimedFrom.setHelperText("your time zone");
+    claimedFrom.setHelperText(Texts.t("stuck.filter.your-zone"));
     claimedBefore.setId("claimed-before-filter");
-    claimedBefore.setHelperText("your time zone");
+    claimedBefore.setHelperText(Texts.t("stuck.filter.your-zone"));
     HorizontalLayout filters =
         new HorizontalLayout(
             tenant, operation, lastCheck, minAgeMinutes, claimedFrom, claimedBefore);
@@ -131,18 +133,19 @@ public class StuckOperationsView extends VerticalLayout
     filters.setAlignItems(FlexComponent.Alignment.BASELINE);
     filters.setWrap(true);
 
-    Button reconcile = new Button("Reconcile now", e -> reconcileSelected());
+    Button reconcile = new Button(Texts.t("stuck.reconcile"), e -> reconcileSelected());
     reconcile.setId("reconcile-button");
-    Button resolveCharged = new Button("Resolve as charged", e -> resolveAsCharged());
+    Button resolveCharged = new Button(Texts.t("stuck.resolve-charged"), e -> resolveAsCharged());
     resolveCharged.setId("resolve-charged-button");
-    Button resolveNotCharged = new Button("Resolve as not charged", e -> resolveAsNotCharged());
+    Button resolveNotCharged =
+        new Button(Texts.t("stuck.resolve-not-charged"), e -> resolveAsNotCharged());
     resolveNotCharged.setId("resolve-not-charged-button");
     resolveNotCharged.addThemeVariants(ButtonVariant.LUMO_ERROR);
     resolveChargedButton = resolveCharged;
     resolveNotChargedButton = resolveNotCharged;
-    Button reconcileAll = new Button("Reconcile all matching", e -> confirmReconcileAll());
+    Button reconcileAll = new Button(Texts.t("stuck.reconcile-all"), e -> confirmReconcileAll());
     reconcileAll.setId("reconcile-all-button");
-    Button approveOverride = new Button("Approve override", e -> approveOverride());
+    Button approveOverride = new Button(Texts.t("stuck.approve-override"), e -> approveOverride());
     approveOverride.setId("approve-override-button");
     HorizontalLayout buttons =
         new HorizontalLayout(
@@ -186,42 +189,53 @@ public class StuckOperationsView extends VerticalLayout
     dataProvider =
         new CallbackDataProvider<>(
             query ->
-                Notices.call("Reading stuck operations", () -> rowsWithTheirPayments(query))
+                Notices.call(Texts.t("stuck.reading"), () -> rowsWithTheirPayments(query))
                     .map(List::stream)
                     .orElseGet(Stream::empty),
-            query -> Notices.call("Counting stuck operations", () -> stuck.count(filter)).orElse(0),
+            query -> Notices.call(Texts.t("stuck.counting"), () -> stuck.count(filter)).orElse(0),
             StuckOperation::ref);
     grid.setId("stuck-grid");
     grid.setSelectionMode(Grid.SelectionMode.MULTI);
     grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
     // Sortable columns sort on the server (StuckFilter.Sort); order and amount come from the
     // payments context one page at a time, so they cannot order the whole listing.
-    sortable(grid.addColumn(s -> s.ref().tenant()).setHeader("Customer"), Column.TENANT);
-    sortable(grid.addColumn(s -> s.ref().operation()).setHeader("Operation"), Column.OPERATION);
-    sortable(grid.addColumn(s -> s.ref().key()).setHeader("Key"), Column.KEY);
+    sortable(
+        grid.addColumn(s -> s.ref().tenant()).setHeader(Texts.t("stuck.column.customer")),
+        Column.TENANT);
+    sortable(
+        grid.addColumn(s -> s.ref().operation()).setHeader(Texts.t("stuck.column.operation")),
+        Column.OPERATION);
+    sortable(grid.addColumn(s -> s.ref().key()).setHeader(Texts.t("stuck.column.key")), Column.KEY);
     grid.addColumn(s -> paymentOf(s).map(KeyPaymentView::orderId).orElse(Formats.NONE))
-        .setHeader("Order")
+        .setHeader(Texts.t("stuck.column.order"))
         .setAutoWidth(true);
     grid.addColumn(
             s ->
                 paymentOf(s).map(p -> Formats.money(p.amount(), p.currency())).orElse(Formats.NONE))
-        .setHeader("Amount")
+        .setHeader(Texts.t("stuck.column.amount"))
         .setAutoWidth(true);
-    sortable(grid.addColumn(s -> Formats.age(s.age())).setHeader("Age"), Column.CLAIMED_AT);
-    sortable(grid.addColumn(StuckOperation::attempt).setHeader("Attempt"), Column.ATTEMPT);
     sortable(
-        grid.addColumn(s -> s.leaseExpired() ? "expired" : "held").setHeader("Lease"),
+        grid.addColumn(s -> Formats.age(s.age())).setHeader(Texts.t("stuck.column.age")),
+        Column.CLAIMED_AT);
+    sortable(
+        grid.addColumn(StuckOperation::attempt).setHeader(Texts.t("stuck.column.attempt")),
+        Column.ATTEMPT);
+    sortable(
+        grid.addColumn(s -> Texts.t(s.leaseExpired() ? "stuck.lease.expired" : "stuck.lease.held"))
+            .setHeader(Texts.t("stuck.column.lease")),
         Column.LEASE_UNTIL);
     sortable(
-        grid.addColumn(s -> s.outcomeUnknown() ? "yes" : "no").setHeader("Outcome unknown"),
+        grid.addColumn(s -> Texts.t(s.outcomeUnknown() ? "yes" : "no"))
+            .setHeader(Texts.t("stuck.column.outcome-unknown")),
         Column.OUTCOME_UNKNOWN);
     sortable(
-        grid.addColumn(s -> Formats.text(s.lastCheck())).setHeader("Last check"),
+        grid.addColumn(s -> Formats.text(s.lastCheck()))
+            .setHeader(Texts.t("stuck.column.last-check")),
         Column.LAST_CHECK);
     grid.addColumn(s -> Formats.instant(s.lastCheckedAt()))
         .setSortProperty(Column.LAST_CHECKED_AT.name())
         .setTooltipGenerator(s -> Formats.utc(s.lastCheckedAt()))
-        .setHeader("Checked at")
+        .setHeader(Texts.t("stuck.column.checked-at"))
         .setAutoWidth(true);
     grid.setItems(dataProvider);
     grid.asMultiSelect().addSelectionListener(e -> showDetail(e.getAddedSelection(), e.getValue()));
@@ -240,9 +254,14 @@ public class StuckOperationsView extends VerticalLayout
     bulkLines.setId("bulk-lines");
     bulkLines.setPadding(false);
     bulkLines.setSpacing(false);
-    bulkPanel.add(new H3("Bulk reconciliation"), bulkProgress, bulkStatus, bulkLines);
+    bulkPanel.add(new H3(Texts.t("stuck.bulk")), bulkProgress, bulkStatus, bulkLines);
 
-    add(new H2("Stuck operations"), filters, buttons, bulkPanel, grid, detail);
+    add(new H2(Texts.t("stuck.title")), filters, buttons, bulkPanel, grid, detail);
+  }
+
+  @Override
+  public String getPageTitle() {
+    return Texts.title("stuck.title");
   }
 
   private StuckFilter currentFilter() {
@@ -329,7 +348,7 @@ public class StuckOperationsView extends VerticalLayout
     applyFilter();
     if (linkedKey != null && linkedOperation != null) {
       Notices.call(
-              "Reading the linked key",
+              Texts.t("stuck.reading-linked"),
               () -> stuck.detail(new KeyRef(linkedTenant, linkedOperation, linkedKey)).orElse(null))
           .ifPresent(d -> grid.select(d.operation()));
     }
@@ -348,13 +367,13 @@ public class StuckOperationsView extends VerticalLayout
     Optional<StuckOperation> shown =
         added.stream().findFirst().or(() -> selected.stream().findFirst());
     if (shown.isEmpty()) {
-      detail.add(new Span("Select a row to see its detail."));
+      detail.add(new Span(Texts.t("stuck.detail.select")));
       return;
     }
-    Notices.call("Reading the detail", () -> stuck.detail(shown.get().ref()).orElse(null))
+    Notices.call(
+            Texts.t("stuck.detail.reading"), () -> stuck.detail(shown.get().ref()).orElse(null))
         .ifPresentOrElse(
-            this::renderDetail,
-            () -> detail.add(new Span("No detail: the key is no longer processing.")));
+            this::renderDetail, () -> detail.add(new Span(Texts.t("stuck.detail.gone"))));
   }
 
   private void renderDetail(StuckOperationDetail d) {
@@ -369,32 +388,32 @@ public class StuckOperationsView extends VerticalLayout
     resolveNotChargedButton.setEnabled(resolvable);
     FormLayout form = new FormLayout();
     form.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
-    field(form, "Tenant", op.ref().tenant());
-    field(form, "Operation", op.ref().operation());
-    field(form, "Key", op.ref().key());
-    field(form, "Fingerprint", d.fingerprint());
-    field(form, "Attempt", Integer.toString(op.attempt()));
+    field(form, Texts.t("stuck.detail.tenant"), op.ref().tenant());
+    field(form, Texts.t("stuck.detail.operation"), op.ref().operation());
+    field(form, Texts.t("stuck.detail.key"), op.ref().key());
+    field(form, Texts.t("stuck.detail.fingerprint"), d.fingerprint());
+    field(form, Texts.t("stuck.detail.attempt"), Integer.toString(op.attempt()));
     field(
         form,
-        "Lease until",
-        Formats.instant(op.lockedUntil()) + (op.leaseExpired() ? " (expired)" : " (held)"));
-    form.addFormItem(Formats.time(op.createdAt()), "Created");
-    form.addFormItem(Formats.time(d.expiresAt()), "Expires");
-    field(form, "Outcome unknown", op.outcomeUnknown() ? "yes" : "no");
-    field(form, "Last reconciliation", Formats.text(op.lastCheck()));
-    form.addFormItem(Formats.time(op.lastCheckedAt()), "Checked at");
-    field(form, "Check detail", Formats.text(d.lastCheckDetail()));
-    H3 title = new H3("Detail of " + op.ref().key());
+        Texts.t("stuck.detail.lease-until"),
+        Texts.t(
+            op.leaseExpired() ? "stuck.detail.lease.expired" : "stuck.detail.lease.held",
+            Formats.instant(op.lockedUntil())));
+    form.addFormItem(Formats.time(op.createdAt()), Texts.t("stuck.detail.created"));
+    form.addFormItem(Formats.time(d.expiresAt()), Texts.t("stuck.detail.expires"));
+    field(
+        form, Texts.t("stuck.detail.outcome-unknown"), Texts.t(op.outcomeUnknown() ? "yes" : "no"));
+    field(form, Texts.t("stuck.detail.last-check"), Formats.text(op.lastCheck()));
+    form.addFormItem(Formats.time(op.lastCheckedAt()), Texts.t("stuck.detail.checked-at"));
+    field(form, Texts.t("stuck.detail.check-detail"), Formats.text(d.lastCheckDetail()));
+    H3 title = new H3(Texts.t("stuck.detail.title", op.ref().key()));
     com.vaadin.flow.component.html.Anchor keyLink =
         new com.vaadin.flow.component.html.Anchor(
-            KeyLookupView.link(op.ref()), "Open in Key lookup");
+            KeyLookupView.link(op.ref()), Texts.t("stuck.detail.key-link"));
     keyLink.setId("stuck-key-link");
     detail.add(title, form, keyLink);
     if (!resolvable) {
-      Span why =
-          new Span(
-              "Resolve is offered once reconciliation needs an operator, or once the lease has"
-                  + " run out and the key was checked at least once.");
+      Span why = new Span(Texts.t("stuck.resolve-not-offered"));
       why.setId("resolve-not-offered");
       detail.add(why);
     }
@@ -403,18 +422,18 @@ public class StuckOperationsView extends VerticalLayout
         p -> {
           FormLayout pay = new FormLayout();
           pay.setResponsiveSteps(new FormLayout.ResponsiveStep("0", 3));
-          field(pay, "Payment", p.paymentId());
-          field(pay, "Order", p.orderId());
-          field(pay, "Amount", Formats.money(p.amount(), p.currency()));
-          field(pay, "Status", p.status());
-          field(pay, "Gateway key", p.gatewayKey());
-          field(pay, "Gateway charge", Formats.text(p.gatewayChargeId()));
-          pay.addFormItem(Formats.time(p.createdAt()), "Attempt created");
+          field(pay, Texts.t("stuck.payment.id"), p.paymentId());
+          field(pay, Texts.t("stuck.payment.order"), p.orderId());
+          field(pay, Texts.t("stuck.payment.amount"), Formats.money(p.amount(), p.currency()));
+          field(pay, Texts.t("stuck.payment.status"), p.status());
+          field(pay, Texts.t("stuck.payment.gateway-key"), p.gatewayKey());
+          field(pay, Texts.t("stuck.payment.gateway-charge"), Formats.text(p.gatewayChargeId()));
+          pay.addFormItem(Formats.time(p.createdAt()), Texts.t("stuck.payment.created"));
           com.vaadin.flow.component.html.Anchor open =
               new com.vaadin.flow.component.html.Anchor(
-                  PaymentView.link(p.paymentId()), "Open the payment page");
+                  PaymentView.link(p.paymentId()), Texts.t("stuck.payment.link"));
           open.setId("stuck-payment-link");
-          detail.add(new H3("Payment"), pay, open);
+          detail.add(new H3(Texts.t("stuck.payment")), pay, open);
         });
   }
 
@@ -426,16 +445,16 @@ public class StuckOperationsView extends VerticalLayout
   void reconcileSelected() {
     List<KeyRef> keys = grid.getSelectedItems().stream().map(StuckOperation::ref).toList();
     if (keys.isEmpty()) {
-      Notices.error("Select the keys to reconcile first.");
+      Notices.error(Texts.t("stuck.select-keys"));
       return;
     }
-    act("Reconcile", () -> actions.reconcile(OperatorSession.currentName(), keys));
+    act(Texts.t("stuck.reconciling"), () -> actions.reconcile(OperatorSession.currentName(), keys));
   }
 
   private Optional<KeyRef> singleSelection() {
     Set<StuckOperation> selected = grid.getSelectedItems();
     if (selected.size() != 1) {
-      Notices.error("Select exactly one key to resolve.");
+      Notices.error(Texts.t("stuck.select-one"));
       return Optional.empty();
     }
     return Optional.of(selected.iterator().next().ref());
@@ -446,7 +465,7 @@ public class StuckOperationsView extends VerticalLayout
         .ifPresent(
             ref ->
                 new ResolveDialog(
-                        "Resolve " + ref.key() + " as charged",
+                        Texts.t("stuck.resolve-charged.title", ref.key()),
                         true,
                         restatement(),
                         (chargeId, reason) -> resolveAsCharged(ref, chargeId, reason))
@@ -457,14 +476,14 @@ public class StuckOperationsView extends VerticalLayout
     String operator = OperatorSession.currentName();
     Optional<ActionResult> result =
         act(
-            "Resolve as charged",
+            Texts.t("stuck.resolve-charged"),
             () -> actions.resolveAsCharged(operator, ref, chargeId, reason, false));
     if (result.isPresent() && result.get().status() == ActionResult.Status.CONFIRMATION_NEEDED) {
       new OverrideDialog(
               result.get().message(),
               () ->
                   act(
-                      "Resolve as charged (override)",
+                      Texts.t("stuck.resolve-charged.override"),
                       () -> actions.resolveAsCharged(operator, ref, chargeId, reason, true)))
           .open();
     }
@@ -480,24 +499,23 @@ public class StuckOperationsView extends VerticalLayout
         .ifPresent(
             ref -> {
               Optional<OverrideProposal> proposal =
-                  Notices.call("Reading override proposals", actions::pendingOverrides)
+                  Notices.call(Texts.t("stuck.reading-proposals"), actions::pendingOverrides)
                       .flatMap(
                           pending -> pending.stream().filter(p -> p.ref().equals(ref)).findFirst());
               if (proposal.isEmpty()) {
-                Notices.error("No override proposal waits for approval on this key.");
+                Notices.error(Texts.t("stuck.no-proposal"));
                 return;
               }
               OverrideProposal waiting = proposal.get();
               new OverrideDialog(
-                      "Proposed by "
-                          + waiting.proposedBy()
-                          + ": charge "
-                          + waiting.chargeId()
-                          + ", "
-                          + waiting.reason(),
+                      Texts.t(
+                          "stuck.proposal",
+                          waiting.proposedBy(),
+                          waiting.chargeId(),
+                          waiting.reason()),
                       () ->
                           act(
-                              "Approve override",
+                              Texts.t("stuck.approve-override"),
                               () ->
                                   actions.approveOverride(
                                       OperatorSession.currentName(), waiting.id())))
@@ -510,12 +528,12 @@ public class StuckOperationsView extends VerticalLayout
         .ifPresent(
             ref ->
                 new ResolveDialog(
-                        "Resolve " + ref.key() + " as not charged",
+                        Texts.t("stuck.resolve-not-charged.title", ref.key()),
                         false,
                         restatement(),
                         (chargeId, reason) ->
                             act(
-                                    "Resolve as not charged",
+                                    Texts.t("stuck.resolve-not-charged"),
                                     () ->
                                         actions.resolveAsNotCharged(
                                             OperatorSession.currentName(), ref, reason))
@@ -544,7 +562,7 @@ public class StuckOperationsView extends VerticalLayout
     StuckFilter matching = currentFilter();
     int count =
         Notices.call(
-                "Counting stuck operations",
+                Texts.t("stuck.counting"),
                 () ->
                     stuck.count(
                         new StuckFilter(
@@ -557,31 +575,29 @@ public class StuckOperationsView extends VerticalLayout
                             null)))
             .orElse(0);
     if (count == 0) {
-      Notices.error("No payments.charge key matches the filter: nothing to reconcile.");
+      Notices.error(Texts.t("stuck.reconcile-all.none"));
       return;
     }
     com.vaadin.flow.component.confirmdialog.ConfirmDialog confirm =
         new com.vaadin.flow.component.confirmdialog.ConfirmDialog();
     confirm.setId("reconcile-all-confirm-dialog");
-    confirm.setHeader("Reconcile " + count + " payments.charge keys?");
-    confirm.setText(
-        "Each key matching the filter is reconciled in turn, as Reconcile now does (at most "
-            + BulkReconciliation.MAX_KEYS
-            + " in one job), and audited under your name. It runs in the background: you may"
-            + " leave this page and come back to its results.");
-    Button yes = new Button("Reconcile all", e -> confirm.close());
+    confirm.setHeader(Texts.t("stuck.reconcile-all.header", count));
+    confirm.setText(Texts.t("stuck.reconcile-all.text", BulkReconciliation.MAX_KEYS));
+    Button yes = new Button(Texts.t("stuck.reconcile-all.confirm"), e -> confirm.close());
     yes.setId("reconcile-all-confirm-button");
     yes.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
     yes.addClickListener(e -> startReconcileAll(matching));
     confirm.setConfirmButton(yes);
     confirm.setCancelable(true);
+    // The component's own caption is English whatever the bundle says.
+    confirm.setCancelText(Texts.t("dialog.cancel"));
     confirm.open();
   }
 
   private void startReconcileAll(StuckFilter matching) {
     com.vaadin.flow.component.UI ui = com.vaadin.flow.component.UI.getCurrent();
     Notices.call(
-            "Starting the bulk reconciliation",
+            Texts.t("stuck.bulk.starting"),
             () ->
                 bulk.start(
                     OperatorSession.currentName(), matching, job -> ui.access(() -> showBulk(job))))
@@ -607,24 +623,25 @@ public class StuckOperationsView extends VerticalLayout
     bulkPanel.setVisible(true);
     if (job.total() < 0) {
       bulkProgress.setIndeterminate(true);
-      bulkStatus.setText("Job " + job.id() + ": reading the matching keys…");
+      bulkStatus.setText(Texts.t("stuck.bulk.reading", job.id()));
       return;
     }
     bulkProgress.setIndeterminate(false);
     bulkProgress.setValue(job.total() == 0 ? 1 : (double) job.done() / job.total());
-    bulkStatus.setText(
-        "Job "
-            + job.id()
-            + " by "
-            + job.operator()
-            + ": "
-            + job.done()
-            + " of "
-            + job.total()
-            + " keys"
-            + (job.running() ? " so far" : ", finished")
-            + (job.findings().isEmpty() ? "" : " (" + findings(job) + ")")
-            + (job.failure() == null ? "" : "; stopped: " + job.failure()));
+    String status =
+        Texts.t(
+            job.running() ? "stuck.bulk.running" : "stuck.bulk.finished",
+            job.id(),
+            job.operator(),
+            job.done(),
+            job.total());
+    if (!job.findings().isEmpty()) {
+      status = Texts.t("stuck.bulk.findings", status, findings(job));
+    }
+    if (job.failure() != null) {
+      status = Texts.t("stuck.bulk.stopped", status, job.failure());
+    }
+    bulkStatus.setText(status);
     bulkLines.removeAll();
     job.lines().forEach(line -> bulkLines.add(new Span(line)));
     if (!job.running()) {

@@ -122,6 +122,9 @@ abstract class ConsoleTestBase {
       if (type == SearchView.class) {
         return new SearchView(paymentPages);
       }
+      if (type == OrderView.class) {
+        return new OrderView(paymentPages);
+      }
       return null;
     }
   }

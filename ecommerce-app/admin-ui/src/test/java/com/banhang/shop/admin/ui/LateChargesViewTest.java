@@ -127,8 +127,10 @@ class LateChargesViewTest extends ConsoleTestBase {
             "p-1",
             "detail of p-1",
             Formats.NONE);
-    assertThat(GridKt._getFormattedRow(grid, 1)).contains("MISMATCH", LateChargesView.MISMATCH);
-    assertThat(GridKt._getFormattedRow(grid, 2)).contains("DECLINED", LateChargesView.DECLINED);
+    assertThat(GridKt._getFormattedRow(grid, 1))
+        .contains("MISMATCH", "not this attempt's charge: check it at the processor");
+    assertThat(GridKt._getFormattedRow(grid, 2))
+        .contains("DECLINED", "declined: nothing was charged, nothing to do");
   }
 
   @Test
@@ -164,7 +166,7 @@ class LateChargesViewTest extends ConsoleTestBase {
             "alice",
             "order-p-1",
             "1250000 VND",
-            "DOUBLE_CHARGE: " + LateChargesView.DOUBLE_CHARGE,
+            "DOUBLE_CHARGE: " + "charged twice: refund at the processor",
             "ch_p-1",
             "p-1");
     assertThat(_get(Dialog.class, s -> s.withId("late-charge-handled-dialog")).isOpened()).isTrue();
@@ -207,7 +209,7 @@ class LateChargesViewTest extends ConsoleTestBase {
     _click(_get(Button.class, s -> s.withId("late-charge-refunded-button")));
     _click(_get(Button.class, s -> s.withId("late-charge-accepted-button")));
 
-    assertThat(notificationTexts()).contains(LateChargesView.SELECT_FIRST);
+    assertThat(notificationTexts()).contains("Select the late charge to mark handled.");
     assertThat(dialogOpen()).isFalse();
     verify(actions, never()).markLateChargeHandled(anyString(), any(), any(), any());
   }
@@ -224,8 +226,10 @@ class LateChargesViewTest extends ConsoleTestBase {
 
     TextArea reason = _get(TextArea.class, s -> s.withId("reason-field"));
     assertThat(reason.isInvalid()).isTrue();
-    assertThat(reason.getErrorMessage()).isEqualTo(ResolveDialog.REASON_TOO_SHORT);
-    assertThat(notificationTexts()).contains(ResolveDialog.REASON_TOO_SHORT);
+    assertThat(reason.getErrorMessage())
+        .isEqualTo("Say what you checked and where, in at least 20 characters.");
+    assertThat(notificationTexts())
+        .contains("Say what you checked and where, in at least 20 characters.");
     assertThat(dialogOpen()).isTrue();
     verify(actions, never()).markLateChargeHandled(anyString(), any(), any(), any());
   }
@@ -242,7 +246,8 @@ class LateChargesViewTest extends ConsoleTestBase {
 
     assertThat(_get(TextField.class, s -> s.withId("ticket-field")).isInvalid()).isTrue();
     assertThat(_get(TextArea.class, s -> s.withId("reason-field")).isInvalid()).isFalse();
-    assertThat(notificationTexts()).contains(ResolveDialog.TICKET_REQUIRED);
+    assertThat(notificationTexts())
+        .contains("A ticket reference is required: it is written to the audit.");
     assertThat(dialogOpen()).isTrue();
     verify(actions, never()).markLateChargeHandled(anyString(), any(), any(), any());
   }

@@ -188,7 +188,7 @@ class OtherViewsTest extends ConsoleTestBase {
 
     verify(keyLookup).find(new KeyRef("bob", "orders.create", "nope"));
     assertThat(_get(Span.class, s -> s.withId("key-not-found")).getText())
-        .isEqualTo(KeyLookupView.NOT_FOUND);
+        .isEqualTo("Not found: no such key for this tenant and operation.");
     assertThat(_find(Span.class, s -> s.withId("key-status"))).isEmpty();
   }
 

@@ -265,4 +265,20 @@ class PaymentViewTest extends ConsoleTestBase {
         .contains(Formats.utc(at))
         .hasValueSatisfying(t -> assertThat(t).endsWith("UTC"));
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void anOrderHasItsOwnAddressListingItsPayments_eachOpeningItsPage() {
+    stubPage("NEEDS_OPERATOR", true);
+    when(paymentPages.ofOrder("order-1")).thenReturn(List.of(payment));
+
+    UI.getCurrent().navigate(OrderView.link("order-1"));
+
+    assertThat(UI.getCurrent().getInternals().getActiveViewLocation().getPath())
+        .isEqualTo("orders/order-1");
+    Grid<PaymentRecord> grid = _get(Grid.class, s -> s.withId("order-payments-grid"));
+    assertThat(GridKt._getFormattedRow(grid, 0)).contains("PENDING", "12.50 USD", "pay-1");
+    GridKt._clickItem(grid, 0);
+    assertThat(UI.getCurrent().getCurrentView()).isInstanceOf(PaymentView.class);
+  }
 }

@@ -130,8 +130,9 @@ class StuckOperationsViewTest extends ConsoleTestBase {
 
     TextArea reason = _get(TextArea.class, s -> s.withId("reason-field"));
     assertThat(reason.isInvalid()).isTrue();
-    assertThat(reason.getErrorMessage()).isEqualTo(ResolveDialog.REASON_REQUIRED);
-    assertThat(notificationTexts()).contains(ResolveDialog.REASON_REQUIRED);
+    assertThat(reason.getErrorMessage())
+        .isEqualTo("A reason is required: it is written to the audit.");
+    assertThat(notificationTexts()).contains("A reason is required: it is written to the audit.");
     verify(actions, never())
         .resolveAsCharged(anyString(), any(), anyString(), anyString(), anyBoolean());
     assertThat(_get(Dialog.class).isOpened()).isTrue();
@@ -311,9 +312,10 @@ class StuckOperationsViewTest extends ConsoleTestBase {
     _click(_get(Button.class, s -> s.withId("confirm-button")));
 
     assertThat(_get(TextArea.class, s -> s.withId("reason-field")).getErrorMessage())
-        .isEqualTo(ResolveDialog.REASON_TOO_SHORT);
+        .isEqualTo("Say what you checked and where, in at least 20 characters.");
     assertThat(_get(TextField.class, s -> s.withId("ticket-field")).isInvalid()).isTrue();
-    assertThat(notificationTexts()).contains(ResolveDialog.TICKET_REQUIRED);
+    assertThat(notificationTexts())
+        .contains("A ticket reference is required: it is written to the audit.");
 
     _setValue(
         _get(TextArea.class, s -> s.withId("reason-field")), "checked the processor's dashboard");
