@@ -2,18 +2,7 @@ package com.banhang.shop.payments.infrastructure.persistence.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.internal.parser.ParsingContext;
-import org.flywaydb.core.internal.resource.filesystem.FileSystemResource;
-import org.flywaydb.core.internal.sqlscript.SqlStatement;
-import org.flywaydb.core.internal.sqlscript.SqlStatementIterator;
-import org.flywaydb.database.sqlserver.SQLServerParser;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,13 +13,12 @@ import org.junit.jupiter.api.Test;
  */
 class LateChargeHandledScriptsTest {
 
-  private static final Path SQL = Path.of(System.getProperty("sql.dir", "../../sql"));
   private static final String V16 = "V16__late_charge_handled.sql";
 
   @Test
   void everyDatabase_getsTheFourColumns_andBothChecks() throws Exception {
     for (String vendor : List.of("h2", "postgresql", "sqlserver")) {
-      String script = withoutComments(Files.readString(SQL.resolve(vendor).resolve(V16)));
+      String script = MigrationScripts.withoutComments(MigrationScripts.text(vendor, V16));
       for (String column : List.of("handled_at", "handled_by", "handling", "handled_reason")) {
         assertThat(script).as(vendor).containsPattern("(?i)\\b" + column + "\\s+\\w+");
       }
@@ -46,7 +34,8 @@ class LateChargeHandledScriptsTest {
 
   @Test
   void sqlServer_columnsFollowV11_handlingInTheBinaryCollation_wordsAsNvarchar() throws Exception {
-    String script = withoutComments(String.join("\n", sqlServerBatches()));
+    String script =
+        MigrationScripts.withoutComments(String.join("\n", MigrationScripts.sqlServerBatches(V16)));
     assertThat(script)
         .containsPattern("(?i)handled_at\\s+datetimeoffset\\(3\\)\\s+NULL")
         .containsPattern("(?i)handled_by\\s+nvarchar\\(100\\)\\s+NULL")
@@ -58,37 +47,18 @@ class LateChargeHandledScriptsTest {
 
   @Test
   void sqlServer_addsTheChecksInABatchAfterTheColumns() throws Exception {
-    List<String> batches = sqlServerBatches();
+    List<String> batches = MigrationScripts.sqlServerBatches(V16);
     int columns = indexOf(batches, "handled_reason nvarchar");
     int check = indexOf(batches, "ck_payment_late_charge_handled");
     assertThat(columns).isLessThan(check);
   }
 
-  private static List<String> sqlServerBatches() throws Exception {
-    SQLServerParser parser = new SQLServerParser(Flyway.configure(), new ParsingContext());
-    List<String> batches = new ArrayList<>();
-    Path file = SQL.resolve("sqlserver").resolve(V16);
-    try (SqlStatementIterator it =
-        parser.parse(
-            new FileSystemResource(null, file.toString(), StandardCharsets.UTF_8, false))) {
-      while (it.hasNext()) {
-        SqlStatement statement = it.next();
-        batches.add(statement.getSql());
-      }
-    }
-    return batches;
-  }
-
   private static int indexOf(List<String> batches, String text) {
     for (int i = 0; i < batches.size(); i++) {
-      if (withoutComments(batches.get(i)).replaceAll("\\s+", " ").contains(text)) {
+      if (MigrationScripts.withoutComments(batches.get(i)).replaceAll("\\s+", " ").contains(text)) {
         return i;
       }
     }
     throw new AssertionError("no batch with " + text);
-  }
-
-  private static String withoutComments(String sql) {
-    return Pattern.compile("(?m)--.*$").matcher(sql).replaceAll("");
   }
 }

@@ -2,18 +2,7 @@ package com.banhang.shop.payments.infrastructure.persistence.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.internal.parser.ParsingContext;
-import org.flywaydb.core.internal.resource.filesystem.FileSystemResource;
-import org.flywaydb.core.internal.sqlscript.SqlStatement;
-import org.flywaydb.core.internal.sqlscript.SqlStatementIterator;
-import org.flywaydb.database.sqlserver.SQLServerParser;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +13,6 @@ import org.junit.jupiter.api.Test;
  */
 class PaymentTimelineScriptsTest {
 
-  private static final Path SQL = Path.of(System.getProperty("sql.dir", "../../sql"));
   private static final String V13 = "V13__payment_timeline.sql";
 
   /** The indexes the search and the timeline seek, by name and columns, on every database. */
@@ -40,7 +28,7 @@ class PaymentTimelineScriptsTest {
   @Test
   void everyDatabase_getsTheTableAndEveryIndexTheLookupsSeek() throws Exception {
     for (String vendor : List.of("h2", "postgresql", "sqlserver")) {
-      String script = withoutComments(Files.readString(SQL.resolve(vendor).resolve(V13)));
+      String script = MigrationScripts.withoutComments(MigrationScripts.text(vendor, V13));
       assertThat(script).as(vendor).containsPattern("(?i)CREATE TABLE (dbo\\.)?payment_timeline");
       for (String index : INDEXES) {
         assertThat(script).as(vendor).containsPattern("(?i)CREATE INDEX " + index);
@@ -51,7 +39,8 @@ class PaymentTimelineScriptsTest {
   @Test
   void sqlServer_comparedColumnsAreNvarcharInTheBinaryCollation_asTheDriverSendsThem()
       throws Exception {
-    String script = withoutComments(String.join("\n", sqlServerBatches()));
+    String script =
+        MigrationScripts.withoutComments(String.join("\n", MigrationScripts.sqlServerBatches(V13)));
     for (String column :
         List.of(
             "tenant_id\\s+nvarchar\\(100\\)",
@@ -68,13 +57,13 @@ class PaymentTimelineScriptsTest {
   @Test
   void sqlServer_dropsTheMerchantIndexBeforeChangingItsColumn_andRebuildsItUnchanged()
       throws Exception {
-    List<String> batches = sqlServerBatches();
+    List<String> batches = MigrationScripts.sqlServerBatches(V13);
     int drop = indexOf(batches, "DROP INDEX uq_shop_order_merchant");
     int alter = indexOf(batches, "ALTER COLUMN merchant_order_id");
     int rebuild = indexOf(batches, "CREATE UNIQUE INDEX uq_shop_order_merchant");
     assertThat(drop).isLessThan(alter);
     assertThat(alter).isLessThan(rebuild);
-    assertThat(withoutComments(batches.get(rebuild)))
+    assertThat(MigrationScripts.withoutComments(batches.get(rebuild)))
         .containsPattern(
             "(?i)uq_shop_order_merchant ON dbo\\.shop_order \\(tenant_id, merchant_order_id\\)\\s+"
                 + "WHERE merchant_order_id IS NOT NULL");
@@ -83,9 +72,9 @@ class PaymentTimelineScriptsTest {
   @Test
   void sqlServer_trigger_isAloneInItsBatch_letsNoRowThrough_andRefusesTheRest() throws Exception {
     String trigger = null;
-    for (String batch : sqlServerBatches()) {
+    for (String batch : MigrationScripts.sqlServerBatches(V13)) {
       if (batch.contains("tr_payment_timeline_append_only")) {
-        trigger = withoutComments(batch).strip();
+        trigger = MigrationScripts.withoutComments(batch).strip();
       }
     }
     assertThat(trigger)
@@ -99,36 +88,17 @@ class PaymentTimelineScriptsTest {
 
   @Test
   void sqlServer_setsTheModuleOptionsFirst() throws Exception {
-    assertThat(withoutComments(sqlServerBatches().get(0)))
+    assertThat(MigrationScripts.withoutComments(MigrationScripts.sqlServerBatches(V13).get(0)))
         .containsPattern("(?i)SET\\s+ANSI_NULLS\\s+ON")
         .containsPattern("(?i)SET\\s+QUOTED_IDENTIFIER\\s+ON");
   }
 
-  private static List<String> sqlServerBatches() throws Exception {
-    SQLServerParser parser = new SQLServerParser(Flyway.configure(), new ParsingContext());
-    List<String> batches = new ArrayList<>();
-    Path file = SQL.resolve("sqlserver").resolve(V13);
-    try (SqlStatementIterator it =
-        parser.parse(
-            new FileSystemResource(null, file.toString(), StandardCharsets.UTF_8, false))) {
-      while (it.hasNext()) {
-        SqlStatement statement = it.next();
-        batches.add(statement.getSql());
-      }
-    }
-    return batches;
-  }
-
   private static int indexOf(List<String> batches, String text) {
     for (int i = 0; i < batches.size(); i++) {
-      if (withoutComments(batches.get(i)).contains(text)) {
+      if (MigrationScripts.withoutComments(batches.get(i)).contains(text)) {
         return i;
       }
     }
     throw new AssertionError("no batch with " + text);
-  }
-
-  private static String withoutComments(String sql) {
-    return Pattern.compile("(?m)--.*$").matcher(sql).replaceAll("");
   }
 }
