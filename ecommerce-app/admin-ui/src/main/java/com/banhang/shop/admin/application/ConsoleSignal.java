@@ -3,25 +3,22 @@ package com.banhang.shop.admin.application;
 /**
  * What the Overview charts, one chart each: the signals an operator watches at night. Counters are
  * added up over nodes and minutes; gauges are readings of the shared key table, the same on every
- * node, so the largest reading of a minute (or of a bucket of minutes) stands for it.
+ * node, so the largest reading of a minute (or of a bucket of minutes) stands for it. Each chart's
+ * title and unit are texts of the console's bundle (SvgChart).
  */
 public enum ConsoleSignal {
-  STUCK_ROWS("stuck_rows", true, "Processing rows per operation", "rows"),
-  OLDEST_AGE("oldest_age", true, "Oldest processing row's age per operation", "minutes"),
-  UNKNOWN_OUTCOMES("unknown_outcomes", false, "Unknown outcomes per operation", "requests"),
-  GATEWAY_ERRORS("gateway_errors", false, "Gateway errors per call", "failed calls"),
-  RECONCILIATION("reconciliation", false, "Reconciliation outcomes", "keys examined");
+  STUCK_ROWS("stuck_rows", true),
+  OLDEST_AGE("oldest_age", true),
+  UNKNOWN_OUTCOMES("unknown_outcomes", false),
+  GATEWAY_ERRORS("gateway_errors", false),
+  RECONCILIATION("reconciliation", false);
 
   private final String id;
   private final boolean gauge;
-  private final String title;
-  private final String unit;
 
-  ConsoleSignal(String id, boolean gauge, String title, String unit) {
+  ConsoleSignal(String id, boolean gauge) {
     this.id = id;
     this.gauge = gauge;
-    this.title = title;
-    this.unit = unit;
   }
 
   /** The name in {@code console_minute.signal_name} and in the chart's element id. */
@@ -32,15 +29,6 @@ public enum ConsoleSignal {
   /** A reading of the table (largest wins), not a count of events (added up). */
   public boolean gauge() {
     return gauge;
-  }
-
-  public String title() {
-    return title;
-  }
-
-  /** What the y axis counts. */
-  public String unit() {
-    return unit;
   }
 
   /** The signal stored under {@code id}, or null for one this version does not chart. */

@@ -2,6 +2,7 @@ package com.banhang.shop.admin.ui;
 
 import com.banhang.shop.admin.application.AuditEntry;
 import com.banhang.shop.admin.application.AuditLog;
+import com.vaadin.flow.component.Key;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
@@ -24,7 +25,7 @@ import java.util.stream.Stream;
 public class AuditView extends VerticalLayout implements HasDynamicTitle {
 
   private final AuditLog audit;
-  final TextField search = new TextField();
+  final TextField search = new TextField(Texts.t("audit.search.label"));
   final Grid<AuditEntry> grid = new Grid<>();
   private final CallbackDataProvider<AuditEntry, Void> dataProvider;
   private String text;
@@ -43,6 +44,7 @@ public class AuditView extends VerticalLayout implements HasDynamicTitle {
     Button go = new Button(Texts.t("audit.search"), e -> search());
     go.setId("audit-search-button");
     go.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    go.addClickShortcut(Key.ENTER).listenOn(search);
     HorizontalLayout bar =
         new HorizontalLayout(
             search,

@@ -68,15 +68,15 @@ final class Formats {
     }
     long seconds = Math.max(0, duration.getSeconds());
     if (seconds < 60) {
-      return seconds + " s";
+      return Texts.t("format.age.seconds", seconds);
     }
     if (seconds < 3600) {
-      return (seconds / 60) + " min " + (seconds % 60) + " s";
+      return Texts.t("format.age.minutes", seconds / 60, seconds % 60);
     }
     if (seconds < 86400) {
-      return (seconds / 3600) + " h " + ((seconds % 3600) / 60) + " min";
+      return Texts.t("format.age.hours", seconds / 3600, (seconds % 3600) / 60);
     }
-    return (seconds / 86400) + " d " + ((seconds % 86400) / 3600) + " h";
+    return Texts.t("format.age.days", seconds / 86400, (seconds % 86400) / 3600);
   }
 
   static String ageSince(Instant instant, Instant now) {
@@ -93,7 +93,7 @@ final class Formats {
     try {
       digits = java.util.Currency.getInstance(currency).getDefaultFractionDigits();
     } catch (IllegalArgumentException | NullPointerException e) {
-      return minorUnits + " (minor units) " + currency;
+      return Texts.t("format.money.unknown-currency", minorUnits, currency);
     }
     if (digits <= 0) {
       return minorUnits + " " + currency;

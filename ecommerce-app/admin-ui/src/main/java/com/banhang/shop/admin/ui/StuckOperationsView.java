@@ -12,6 +12,7 @@ import com.banhang.shop.admin.application.StuckOperationDetail;
 import com.banhang.shop.admin.application.StuckOperations;
 import com.banhang.shop.payments.api.KeyPaymentView;
 import com.banhang.shop.payments.api.PaymentResolution;
+import com.vaadin.flow.component.Key;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.combobox.ComboBox;
@@ -132,6 +133,8 @@ public class StuckOperationsView extends VerticalLayout
     filters.add(search);
     filters.setAlignItems(FlexComponent.Alignment.BASELINE);
     filters.setWrap(true);
+    // Enter in any filter field runs the search, as a form's submit would.
+    search.addClickShortcut(Key.ENTER).listenOn(filters);
 
     Button reconcile = new Button(Texts.t("stuck.reconcile"), e -> reconcileSelected());
     reconcile.setId("reconcile-button");
@@ -239,6 +242,15 @@ public class StuckOperationsView extends VerticalLayout
         .setAutoWidth(true);
     grid.setItems(dataProvider);
     grid.asMultiSelect().addSelectionListener(e -> showDetail(e.getAddedSelection(), e.getValue()));
+    // A click on a row opens that row alone (its detail below); the checkboxes, which have no
+    // column of their own, still add rows to a selection for the bulk actions.
+    grid.addItemClickListener(
+        e -> {
+          if (e.getColumn() != null) {
+            grid.deselectAll();
+            grid.select(e.getItem());
+          }
+        });
     grid.setWidthFull();
 
     detail.setId("stuck-detail");

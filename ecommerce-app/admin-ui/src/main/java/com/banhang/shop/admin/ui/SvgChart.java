@@ -1,5 +1,6 @@
 package com.banhang.shop.admin.ui;
 
+import com.banhang.shop.admin.application.ConsoleSignal;
 import com.banhang.shop.admin.application.OverviewSnapshot.MinutePoint;
 import com.banhang.shop.admin.application.SignalChart;
 import java.time.Duration;
@@ -79,7 +80,7 @@ final class SvgChart {
         .append(' ')
         .append(HEIGHT)
         .append("\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\">");
-    svg.append("<title>Keyed requests per minute, last 60 minutes</title>");
+    svg.append("<title>").append(escape(Texts.t("chart.requests.title"))).append("</title>");
     // Axes and horizontal grid lines with their values.
     for (int i = 0; i <= 4; i++) {
       double y = TOP + plotHeight - plotHeight * i / 4.0;
@@ -88,10 +89,11 @@ final class SvgChart {
       svg.append(text(LEFT - 6, y + 4, "end", Long.toString(value)));
     }
     svg.append(line(LEFT, TOP, LEFT, TOP + plotHeight, "#444"));
-    svg.append(verticalText(12, TOP + plotHeight / 2.0, "requests / min"));
+    svg.append(verticalText(12, TOP + plotHeight / 2.0, Texts.t("chart.requests.axis")));
     int n = data.size();
     if (n == 0) {
-      svg.append(text(LEFT + plotWidth / 2.0, TOP + plotHeight / 2.0, "middle", "no data yet"));
+      svg.append(
+          text(LEFT + plotWidth / 2.0, TOP + plotHeight / 2.0, "middle", Texts.t("chart.no-data")));
     }
     // Time labels every 10 minutes (and the last minute).
     for (int i = 0; i < n; i++) {
@@ -190,7 +192,7 @@ final class SvgChart {
         .append(SIGNAL_HEIGHT)
         .append("\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\">");
     svg.append("<title>")
-        .append(escape(chart.signal().title() + ", " + every + ", all nodes (UTC)"))
+        .append(escape(Texts.t("chart.title", title(chart.signal()), every)))
         .append("</title>");
     svg.append("<desc>").append(escape(summary(chart))).append("</desc>");
     for (int i = 0; i <= 4; i++) {
@@ -200,7 +202,8 @@ final class SvgChart {
     }
     svg.append(line(LEFT, TOP, LEFT, TOP + plotHeight, "#444"));
     svg.append(verticalText(12, TOP + plotHeight / 2.0, yLabel(chart)));
-    svg.append(text(LEFT + plotWidth / 2.0, SIGNAL_HEIGHT - 3, "middle", "time (UTC)"));
+    svg.append(
+        text(LEFT + plotWidth / 2.0, SIGNAL_HEIGHT - 3, "middle", Texts.t("chart.time-axis")));
     // About six time labels whatever the range: every 10 min, every hour, every 4 h.
     int step = Math.max(1, (n + 5) / 6);
     for (int i = 0; i < n; i++) {
@@ -220,7 +223,7 @@ final class SvgChart {
         all.append(", ")
             .append(line.name())
             .append(' ')
-            .append(value == null ? "no sample" : value);
+            .append(value == null ? Texts.t("chart.no-sample") : value);
       }
       svg.append("<rect class=\"hover\" x=\"")
           .append(fmt(Math.max(LEFT, x(i, n, plotWidth) - band / 2)))
@@ -236,7 +239,11 @@ final class SvgChart {
     }
     if (series.isEmpty()) {
       svg.append(
-          text(LEFT + plotWidth / 2.0, TOP + plotHeight / 2.0, "middle", "none in this range"));
+          text(
+              LEFT + plotWidth / 2.0,
+              TOP + plotHeight / 2.0,
+              "middle",
+              Texts.t("chart.none-in-range")));
     }
     for (int s = 0; s < series.size(); s++) {
       SignalChart.Series line = series.get(s);
@@ -320,20 +327,46 @@ final class SvgChart {
     return svg.toString();
   }
 
+  /** The chart's name, from the bundle. */
+  static String title(ConsoleSignal signal) {
+    return switch (signal) {
+      case STUCK_ROWS -> Texts.t("chart.stuck-rows.title");
+      case OLDEST_AGE -> Texts.t("chart.oldest-age.title");
+      case UNKNOWN_OUTCOMES -> Texts.t("chart.unknown-outcomes.title");
+      case GATEWAY_ERRORS -> Texts.t("chart.gateway-errors.title");
+      case RECONCILIATION -> Texts.t("chart.reconciliation.title");
+    };
+  }
+
+  /** What the chart's y axis counts, from the bundle. */
+  private static String unit(ConsoleSignal signal) {
+    return switch (signal) {
+      case STUCK_ROWS -> Texts.t("chart.stuck-rows.unit");
+      case OLDEST_AGE -> Texts.t("chart.oldest-age.unit");
+      case UNKNOWN_OUTCOMES -> Texts.t("chart.unknown-outcomes.unit");
+      case GATEWAY_ERRORS -> Texts.t("chart.gateway-errors.unit");
+      case RECONCILIATION -> Texts.t("chart.reconciliation.unit");
+    };
+  }
+
   /** The y axis: what is counted, and over what. */
   private static String yLabel(SignalChart chart) {
     long minutes = chart.bucket().toMinutes();
     if (chart.signal().gauge()) {
       // A minute's point is one reading; a longer bucket's is the worst of its minutes.
       return minutes == 1
-          ? chart.signal().unit()
-          : chart.signal().unit() + " (largest in " + minutes + " min)";
+          ? unit(chart.signal())
+          : Texts.t("chart.axis.largest-in", unit(chart.signal()), minutes);
     }
-    return chart.signal().unit() + " / " + (minutes == 1 ? "min" : minutes + " min");
+    return minutes == 1
+        ? Texts.t("chart.axis.per-minute", unit(chart.signal()))
+        : Texts.t("chart.axis.per-minutes", unit(chart.signal()), minutes);
   }
 
   private static String every(Duration bucket) {
-    return bucket.toMinutes() == 1 ? "per minute" : "per " + bucket.toMinutes() + " minutes";
+    return bucket.toMinutes() == 1
+        ? Texts.t("chart.every.minute")
+        : Texts.t("chart.every.minutes", bucket.toMinutes());
   }
 
   /** A bucket as a reader says it: {@code 10:05 UTC} or {@code 10:00-10:15 UTC}. */
@@ -347,9 +380,9 @@ final class SvgChart {
   /** The text equivalent of the whole chart, for readers that do not see it. */
   private static String summary(SignalChart chart) {
     if (chart.series().isEmpty()) {
-      return "No " + chart.signal().unit() + " in this range.";
+      return Texts.t("chart.summary.none", unit(chart.signal()));
     }
-    StringBuilder text = new StringBuilder("Largest per series:");
+    StringBuilder text = new StringBuilder(Texts.t("chart.summary.largest"));
     for (SignalChart.Series line : chart.series()) {
       long lineMax = 0;
       for (Long value : line.values()) {

@@ -1,8 +1,13 @@
 package com.banhang.shop.admin.ui;
 
+import static com.github.mvysny.kaributesting.v10.LocatorJ._find;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.vaadin.flow.component.Component;
+import com.vaadin.flow.component.HasAriaLabel;
+import com.vaadin.flow.component.HasLabel;
+import com.vaadin.flow.component.HasValue;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.grid.Grid;
@@ -12,6 +17,7 @@ import com.vaadin.flow.component.sidenav.SideNavItem;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.i18n.DefaultI18NProvider;
 import com.vaadin.flow.server.VaadinService;
+import java.util.List;
 import java.util.Locale;
 import java.util.ResourceBundle;
 import org.junit.jupiter.api.Test;
@@ -68,5 +74,44 @@ class ConsoleTextsTest extends ConsoleTestBase {
     assertThat(view.getPageTitle()).isEqualTo("Audit | BanHang operator console");
     assertThat(UI.getCurrent().getInternals().getTitle())
         .isEqualTo("Audit | BanHang operator console");
+  }
+
+  /**
+   * Every field a person types or picks in has a name a screen reader reads out: a label, or an
+   * ARIA label where the placeholder stands in for it (the frame's search box).
+   */
+  @Test
+  void everyFieldOfEveryViewHasALabel() {
+    loginAs("operator");
+    for (Class<? extends Component> view :
+        List.of(
+            OverviewView.class,
+            StuckOperationsView.class,
+            LateChargesView.class,
+            KeyLookupView.class,
+            RetentionView.class,
+            AuditView.class)) {
+      navigate(view);
+      List<Component> fields =
+          _find(Component.class).stream()
+              .filter(c -> c instanceof HasValue<?, ?> && c instanceof HasLabel)
+              // The parts of a composite field (a date-time picker's date and time) are named by
+              // the field they belong to.
+              .filter(c -> !(c.getParent().orElse(null) instanceof HasValue<?, ?>))
+              .toList();
+      assertThat(fields).as("fields on %s", view.getSimpleName()).isNotEmpty();
+      for (Component field : fields) {
+        String label = ((HasLabel) field).getLabel();
+        String aria =
+            field instanceof HasAriaLabel named ? named.getAriaLabel().orElse(null) : null;
+        assertThat(label == null || label.isBlank() ? aria : label)
+            .as(
+                "the label of %s %s on %s",
+                field.getClass().getSimpleName(),
+                field.getId().orElse("(no id)"),
+                view.getSimpleName())
+            .isNotBlank();
+      }
+    }
   }
 }

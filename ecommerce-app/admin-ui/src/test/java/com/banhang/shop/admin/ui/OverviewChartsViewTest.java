@@ -75,7 +75,7 @@ class OverviewChartsViewTest extends ConsoleTestBase {
       assertThat(svg)
           .as(signal.id())
           .contains("id=\"overview-chart-" + signal.id() + "\"")
-          .contains("<title>" + signal.title() + ", per minute, all nodes (UTC)</title>")
+          .contains("<title>" + SvgChart.title(signal) + ", per minute, all nodes (UTC)</title>")
           .contains(">time (UTC)</text>")
           .contains("data-marker=\"circle\"", "data-marker=\"square\"")
           .contains(

@@ -25,6 +25,8 @@ import com.banhang.shop.admin.application.StuckFilter;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperations;
 import com.github.mvysny.kaributesting.v10.GridKt;
+import com.github.mvysny.kaributesting.v10.ShortcutsKt;
+import com.vaadin.flow.component.Key;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.combobox.ComboBox;
 import com.vaadin.flow.component.confirmdialog.ConfirmDialog;
@@ -82,6 +84,29 @@ class StuckOperationsViewTest extends ConsoleTestBase {
     GridKt._size(grid);
 
     verify(stuck).count(new StuckFilter("bob", "payments.charge", "NEVER", Duration.ofMinutes(10)));
+  }
+
+  @Test
+  void enterInAFilterFieldRunsTheSearch() {
+    TextField tenant = _get(TextField.class, s -> s.withId("tenant-filter"));
+    _setValue(tenant, "bob");
+
+    // Karibu fires where the shortcut listens: the row of filter fields the field is in.
+    ShortcutsKt._fireShortcut(tenant.getParent().orElseThrow(), Key.ENTER);
+    GridKt._size(grid);
+
+    verify(stuck).count(new StuckFilter("bob", null, null, StuckOperations.DEFAULT_MIN_AGE));
+  }
+
+  @Test
+  void clickingARowOpensThatRowAlone() {
+    grid.select(a);
+    grid.select(c);
+
+    GridKt._clickItem(grid, 1, grid.getColumns().get(0));
+
+    assertThat(grid.getSelectedItems()).containsExactly(b);
+    verify(stuck).detail(b.ref());
   }
 
   @Test

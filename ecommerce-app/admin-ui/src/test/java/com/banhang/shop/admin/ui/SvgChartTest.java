@@ -14,7 +14,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-class SvgChartTest {
+/**
+ * The charts are drawn with the console's texts, so they run in Karibu's Vaadin (ConsoleTestBase).
+ */
+class SvgChartTest extends ConsoleTestBase {
 
   @Test
   void onePolylinePerSeriesWithAxisLabelsAndALegend() {

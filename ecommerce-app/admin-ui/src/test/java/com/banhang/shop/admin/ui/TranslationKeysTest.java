@@ -149,4 +149,17 @@ class TranslationKeysTest {
     }
     assertThat(wrong).isEmpty();
   }
+
+  /** A text without parameters is shown as written (Vaadin's provider formats only with them). */
+  @Test
+  void textsWithoutParameters_keepTheirApostrophesSingle() {
+    List<String> doubled = new ArrayList<>();
+    for (String key : bundle.stringPropertyNames()) {
+      String text = bundle.getProperty(key);
+      if (!text.matches("(?s).*\\{\\d.*") && text.contains("''")) {
+        doubled.add(key);
+      }
+    }
+    assertThat(doubled).as("texts shown with two apostrophes").isEmpty();
+  }
 }
