@@ -29,16 +29,6 @@ final class ShopServer {
         Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
   }
 
-  /**
-   * Waits until the process {@code pid} has ended, when the server was made to die from inside (a
-   * test-only fault that halts it); fails if it is still running after 30 s.
-   */
-  static void awaitExit(long pid) {
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
-  }
-
   /** The folder where the running server writes its logs (messages.log, FFDC, ...). */
   static Path logs() {
     return WLP.resolve("usr/servers/" + NAME + "/logs");

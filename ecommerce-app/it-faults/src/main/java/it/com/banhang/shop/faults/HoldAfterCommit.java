@@ -8,15 +8,17 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.Response.Status.Family;
 import jakarta.ws.rs.ext.Provider;
+import java.time.Duration;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
- * Test only, never in the shipped WAR: the shop's JVM dies between a keyed request's commit and its
- * answer, so that CrashAfterCommitIT can prove that what was committed is what the retry gets.
+ * Test only, never in the shipped WAR: a keyed request's answer is held back after its commit, so
+ * that ShopCrashIT can kill the shop's JVM between the commit and the answer and prove that what
+ * was committed is what the retry gets.
  *
- * <p>Only a request that carries {@value #HEADER}: {@value #HALT_AFTER_COMMIT} is halted, and only
+ * <p>Only a request that carries {@value #HEADER}: {@value #HOLD_AFTER_COMMIT} is held, and only
  * when its answer is a first success (2xx, not a replay): the business rows and the completed key
  * are then committed. A response filter is the latest point before the answer's bytes: it runs
  * after the resource method has returned, so after {@code @Transactional} committed the method's
@@ -26,30 +28,33 @@ import javax.naming.NamingException;
  * descending priority, so this one, at {@value #LAST}, runs after the library's (at {@code
  * Priorities.USER}): nothing of the request is left to do but write.
  *
- * <p>{@code Runtime.halt} rather than {@code System.exit}: no shutdown hook, no server stop, no
- * transaction or log completed on the way out, as with a power cut or SIGKILL.
+ * <p>Held rather than halted on the spot: several requests can then wait in this window at once,
+ * and one SIGKILL (no shutdown hook, no transaction or log completed on the way out, as with a
+ * power cut) loses all their answers together, which is also one restart instead of one per
+ * request. A request still held after {@link #LONGEST_HOLD} answers 500, so a test that forgot to
+ * kill fails instead of hanging.
  */
 @Provider
-@Priority(HaltAfterCommit.LAST)
-public class HaltAfterCommit implements ContainerResponseFilter {
+@Priority(HoldAfterCommit.LAST)
+public class HoldAfterCommit implements ContainerResponseFilter {
 
   /** The request header a test sets to aim the crash. */
   public static final String HEADER = "X-Test-Fault";
 
-  /** Its value: halt after the commit, before the answer. */
-  public static final String HALT_AFTER_COMMIT = "halt-after-commit";
+  /** Its value: hold the answer after the commit, until the JVM is killed. */
+  public static final String HOLD_AFTER_COMMIT = "hold-after-commit";
+
+  /** How long a request is held at most. */
+  static final Duration LONGEST_HOLD = Duration.ofMinutes(5);
 
   /** The lowest priority, so the last response filter to run. */
   static final int LAST = 1;
 
-  /** The JVM's exit status, told apart from a SIGKILL's (137) in the server's status. */
-  static final int HALT_STATUS = 86;
-
-  private static final Logger LOG = Logger.getLogger(HaltAfterCommit.class.getName());
+  private static final Logger LOG = Logger.getLogger(HoldAfterCommit.class.getName());
 
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    if (!HALT_AFTER_COMMIT.equals(request.getHeaderString(HEADER))) {
+    if (!HOLD_AFTER_COMMIT.equals(request.getHeaderString(HEADER))) {
       return;
     }
     boolean firstSuccess =
@@ -63,15 +68,15 @@ public class HaltAfterCommit implements ContainerResponseFilter {
     }
     int status = transactionStatus();
     if (status != Status.STATUS_NO_TRANSACTION) {
-      // Still inside a transaction: halting here would be a crash before the commit, which is not
+      // Still inside a transaction: a kill here would be a crash before the commit, which is not
       // what the test asks for. Answer 500 so that it fails saying so.
       throw new IllegalStateException(
-          HALT_AFTER_COMMIT + " reached with a JTA transaction still open (status " + status + ")");
+          HOLD_AFTER_COMMIT + " reached with a JTA transaction still open (status " + status + ")");
     }
     LOG.warning(
         () ->
-            HALT_AFTER_COMMIT
-                + ": halting after "
+            HOLD_AFTER_COMMIT
+                + ": holding the answer of "
                 + request.getMethod()
                 + " "
                 + request.getUriInfo().getPath()
@@ -82,7 +87,13 @@ public class HaltAfterCommit implements ContainerResponseFilter {
                 + ", no transaction; Idempotency-Key-Expires "
                 + response.getHeaderString("Idempotency-Key-Expires")
                 + ")");
-    Runtime.getRuntime().halt(HALT_STATUS);
+    try {
+      Thread.sleep(LONGEST_HOLD.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    throw new IllegalStateException(
+        HOLD_AFTER_COMMIT + ": held " + LONGEST_HOLD + " and the JVM was not killed");
   }
 
   /** The status of the JTA transaction on this thread ({@link Status}). */
