@@ -48,6 +48,22 @@ public final class ShopDatabase {
     }
   }
 
+  /** The first {@code columns} columns of the statement's single row, as numbers. */
+  public static long[] counts(String sql, int columns) {
+    try (Connection connection = connect();
+        PreparedStatement statement = connection.prepareStatement(sql);
+        ResultSet rs = statement.executeQuery()) {
+      rs.next();
+      long[] counts = new long[columns];
+      for (int i = 0; i < columns; i++) {
+        counts[i] = rs.getLong(i + 1);
+      }
+      return counts;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
   /** The first column of the first row, as text; null when there is no row. */
   public static String text(String sql, Object... parameters) {
     try (Connection connection = connect();
