@@ -41,7 +41,7 @@ class RetryingClientTest {
                   + new String(body, StandardCharsets.UTF_8));
           int status = script[Math.min(n.getAndIncrement(), script.length - 1)];
           if (status == 999) {
-            sleep(1_000); // longer than the client's timeout
+            sleep(3_000); // longer than the client's timeout
             status = 201;
           }
           if (status == 409) {
@@ -69,7 +69,9 @@ class RetryingClientTest {
   @Test
   void retriesATimeoutAnInUseAndA503_withTheSameKeyAndBytes_untilTheAnswer() throws Exception {
     String url = serve(999, 409, 503, 201);
-    RetryingClient client = new RetryingClient(Duration.ofMillis(300), Duration.ofSeconds(20));
+    // 1 s: the answers that must not time out come in time on a loaded build machine (at 300 ms
+    // the 409 once did, beside two modules compiling); the slow one takes 3 s.
+    RetryingClient client = new RetryingClient(Duration.ofSeconds(1), Duration.ofSeconds(20));
 
     long started = System.nanoTime();
     RetryingClient.Result outcome = client.post(url, "u", "p", "k-1", "{\"a\":1}", new Random(1));
