@@ -19,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,15 +30,6 @@ import org.junit.jupiter.api.Test;
 abstract class OutboxStoreContract {
 
   abstract DataSource dataSource();
-
-  static void migrate(DataSource dataSource, String folder) {
-    String sqlDir = System.getProperty("sql.dir", "../../sql");
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations("filesystem:" + sqlDir + "/" + folder)
-        .load()
-        .migrate();
-  }
 
   JdbcOutboxStore store;
 
