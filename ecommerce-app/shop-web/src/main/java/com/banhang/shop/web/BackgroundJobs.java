@@ -1,5 +1,7 @@
 package com.banhang.shop.web;
 
+import com.banhang.events.OutboxRelay;
+import com.banhang.events.webhooks.WebhookDispatcher;
 import com.banhang.shop.admin.application.ConsoleMinuteWriter;
 import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.Reconciliation;
@@ -23,9 +25,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * The shop's background work, on the server's managed scheduler, on every node: reconciliation of
  * payments whose outcome is unknown and the late-charge sweep of abandoned payments
- * (docs/payments.md), the purge of expired keys (docs/idempotency.md), and the operator console's
- * minute of charts (docs/operations.md, "Overview"). An interval of zero turns a job off; on-demand
- * runs still work.
+ * (docs/payments.md), the purge of expired keys (docs/idempotency.md), the operator console's
+ * minute of charts (docs/operations.md, "Overview"), and the relay of the outbox with the retention
+ * of what it published (docs/events.md). An interval of zero turns a job off; on-demand runs still
+ * work.
  */
 @ApplicationScoped
 public class BackgroundJobs {
@@ -45,6 +48,8 @@ public class BackgroundJobs {
   @Inject IdempotencyRetention retention;
   @Inject LateChargeSweep lateChargeSweep;
   @Inject ConsoleMinuteWriter consoleMinutes;
+  @Inject OutboxRelay relay;
+  @Inject WebhookDispatcher webhooks;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
@@ -58,6 +63,23 @@ public class BackgroundJobs {
   @ConfigProperty(name = "idempotency.retention.interval", defaultValue = "PT1H")
   Duration retentionInterval;
 
+  /**
+   * Every node relays: the claim skips what another node holds, so nodes share the work. A second
+   * is the longest an event waits for its first send when the outbox was empty.
+   */
+  @Inject
+  @ConfigProperty(name = "events.relay.interval", defaultValue = "PT1S")
+  Duration relayInterval;
+
+  /** The same for the webhooks' deliveries: every node sends its share. */
+  @Inject
+  @ConfigProperty(name = "events.webhooks.interval", defaultValue = "PT1S")
+  Duration webhooksInterval;
+
+  @Inject
+  @ConfigProperty(name = "events.retention.interval", defaultValue = "PT1H")
+  Duration eventRetentionInterval;
+
   private final List<ScheduledFuture<?>> runs = new ArrayList<>();
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
@@ -65,6 +87,9 @@ public class BackgroundJobs {
     every(lateChargesInterval, "late-charge sweep", lateChargeSweep::sweep);
     every(retentionInterval, "retention", retention::purgeOnce);
     everyMinute("console minutes", consoleMinutes::writeMinute);
+    every(relayInterval, "outbox relay", relay::relayDue);
+    every(webhooksInterval, "webhook deliveries", webhooks::deliverDue);
+    every(eventRetentionInterval, "outbox retention", relay::purgePublished);
   }
 
   private void every(Duration interval, String name, Runnable job) {

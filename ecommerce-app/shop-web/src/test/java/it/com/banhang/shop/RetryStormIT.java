@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * requests and fails 2% before charging; every client retries with the same key and body. Counted
  * against the gateway's own charges: no order charged twice, every payment answered captured
  * charged exactly once, no order paid without a charge, and no key left processing once the shop
- * has settled.
+ * has settled; and, counted at the sample subscriber once events have drained, exactly one
+ * PaymentCaptured event per captured payment and none for any other.
  */
 class RetryStormIT {
 
@@ -32,6 +33,7 @@ class RetryStormIT {
             .withIntents(INTENTS, 8)
             .withTimes(Duration.ofMillis(1_500), Duration.ofSeconds(60), Duration.ofSeconds(150));
 
+    java.time.Instant start = java.time.Instant.now();
     StormReport report =
         new Storm(settings).run(System.getProperty("storm.label", "claim-first") + " on " + DB);
     System.out.print(report.table());
@@ -42,5 +44,6 @@ class RetryStormIT {
     StormInvariants.assertEvery5xxAProblemWithRetryAfter(report);
     StormInvariants.assertHeld(report);
     assertThat(report.ok()).isTrue();
+    StormInvariants.assertOneCapturedEventPerCapturedPayment(start);
   }
 }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The shop's JVM killed with SIGKILL while three keyed requests are in the two windows a crash can
- * hurt, then started again:
+ * hurt, and an event is between its commit and its publication, then started again:
  *
  * <ul>
  *   <li>an order, and a payment, committed (business rows and completed key) and not yet answered:
@@ -42,7 +42,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  *   <li>a payment the processor charged and the shop had not recorded yet (the sandbox charges at
  *       once and answers 10 s later): after the restart a retry is told the outcome is unknown,
  *       reconciliation finds the charge by its gateway key and completes the payment, and the retry
- *       gets it: one charge.
+ *       gets it: one charge;
+ *   <li>an order's event committed and claimed by the relay, its first send held by it-faults'
+ *       HoldFirstSend: it must be published after the restart, and handled once by the subscriber.
  * </ul>
  *
  * <p>One kill for all three, because a restart is the slowest step of the suite; and two answers
@@ -77,6 +79,12 @@ class ShopCrashIT {
 
   private final String unrecordedKey = newKey();
 
+  /** The order whose event was committed and claimed, and whose publication the kill cut short. */
+  private final String heldEventSku = "HOLD-FIRST-SEND-" + newSku();
+
+  private String heldEventOrder;
+  private String heldEventBeforeKill;
+
   /** What the database held after the restart, before any retry. */
   private String heldOrderKeyAfterRestart;
 
@@ -99,6 +107,16 @@ class ShopCrashIT {
         sendHeld(
             "/api/v1/orders/" + heldPaymentOrder + "/payments", heldPaymentKey, heldPaymentBody);
     awaitKeyState("payments.charge", heldPaymentKey, "COMPLETED 201");
+
+    // An order whose event's first send is held (it-faults' HoldFirstSend): committed, claimed by
+    // the relay under its lease, not published when the JVM dies.
+    Response eventHeld = createOrder("alice", newKey(), orderBody(heldEventSku, 1, 1_000));
+    assertThat(eventHeld.statusCode()).as(eventHeld.asString()).isEqualTo(201);
+    heldEventOrder = eventHeld.path("id");
+    heldEventBeforeKill =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> outboxState(heldEventOrder), state -> state.startsWith("leased "));
 
     unrecordedOrder = newOrder("alice");
     // The processor charges at once and answers 10 s later: the shop is killed while it waits.
@@ -148,6 +166,39 @@ class ShopCrashIT {
     heldPaymentStatusAfterRestart =
         ShopDatabase.text("SELECT status FROM payment WHERE id = ?", heldPaymentIdAfterRestart);
     heldPaymentChargesAfterRestart = Sandbox.charges(heldPaymentOrder);
+  }
+
+  /**
+   * The kill came after the order's commit and during its event's first send: the event was in the
+   * outbox, leased to the dead relay and unpublished. After the restart the lease runs out, a relay
+   * claims it again and it is published: the subscriber handles it once.
+   */
+  @Test
+  @Order(4)
+  void eventCommittedAndNotPublishedBeforeTheKill_isPublishedAfterTheRestart_once() {
+    assertThat(heldEventBeforeKill).isEqualTo("leased 1");
+
+    var events =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> Subscriber.eventsAbout(heldEventOrder), received -> !received.isEmpty());
+
+    assertThat(events).hasSize(1);
+    assertThat(events.get(0).get("type")).isEqualTo("com.banhang.shop.OrderPlaced");
+    assertThat(outboxState(heldEventOrder)).isEqualTo("published 2");
+  }
+
+  /**
+   * The order's event in the outbox: "leased N" while a relay holds it, "published N" once sent,
+   * "due N" otherwise, N being the claims it has had.
+   */
+  private static String outboxState(String orderId) {
+    return ShopDatabase.text(
+        "SELECT CONCAT(CASE WHEN published_at IS NOT NULL THEN 'published '"
+            + " WHEN lease_owner IS NOT NULL THEN 'leased ' ELSE 'due ' END,"
+            + " CAST(attempts AS VARCHAR(10))) FROM outbox_event"
+            + " WHERE aggregate_id = ? AND aggregate_sequence = 1",
+        orderId);
   }
 
   /** First: the scheduled reconciliation must not settle this key before the retry sees it. */

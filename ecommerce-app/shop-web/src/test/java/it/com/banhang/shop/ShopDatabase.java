@@ -79,6 +79,25 @@ public final class ShopDatabase {
     }
   }
 
+  /** The first column of every row, as text. */
+  public static java.util.List<String> texts(String sql, Object... parameters) {
+    try (Connection connection = connect();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      java.util.List<String> texts = new java.util.ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          texts.add(rs.getString(1));
+        }
+      }
+      return texts;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the shop's database", e);
+    }
+  }
+
   public static long ordersWithSku(String sku) {
     return count("SELECT COUNT(*) FROM order_line WHERE sku = ?", sku);
   }

@@ -57,6 +57,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
   @Inject OneTransaction transaction;
   @Inject Event<LateChargeChecked> checks;
   @Inject Timeline timeline;
+  @Inject PaymentEvents events;
 
   @Inject
   @ConfigProperty(name = "payments.gateway.key-retention", defaultValue = "PT24H")
@@ -265,6 +266,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
               + ": order "
               + payment.orderId()
               + " paid");
+      events.settled(payment, Timeline.LATE_CHARGE_SWEEP);
     }
     return Optional.of(found);
   }

@@ -26,6 +26,7 @@ public class PaymentService {
   @Inject PayableOrders orders;
   @Inject GatewayKeys gatewayKeys;
   @Inject Timeline timeline;
+  @Inject PaymentEvents events;
 
   /**
    * Checks the order and commits a PENDING attempt for {@code claim} before anything is sent to the
@@ -104,8 +105,8 @@ public class PaymentService {
    * as possible (on SQL Server at most 5 s, then 503; docs/sqlserver.md, "The key is written
    * last").
    *
-   * <p>The settlement is written to the payment's timeline in the same transaction, by {@code
-   * actor} (docs/payments.md, "The payment timeline").
+   * <p>The settlement is written to the payment's timeline, and its event to the outbox, in the
+   * same transaction, by {@code actor} (docs/payments.md, "The payment timeline"; docs/events.md).
    *
    * @return the settled payment, or the unchanged one if it was already settled (by another node)
    */
@@ -134,12 +135,14 @@ public class PaymentService {
                 + payment.orderId()
                 + " paid"
             : "recorded as declined by charge " + charge.chargeId() + ": nothing was taken");
+    events.settled(payment, actor);
     return payment;
   }
 
   /**
    * The gateway certainly did not charge: the attempt lets go of the order. Written to the
-   * payment's timeline in the same transaction, by {@code actor}, saying {@code why}.
+   * payment's timeline, and its event to the outbox, in the same transaction, by {@code actor},
+   * saying {@code why}.
    */
   @Transactional
   public Payment abandon(String paymentId, String actor, String why) {
@@ -152,6 +155,7 @@ public class PaymentService {
           Kind.ABANDONED,
           actor,
           why + ": the attempt let go of order " + payment.orderId());
+      events.abandoned(payment, actor);
     }
     return payment;
   }

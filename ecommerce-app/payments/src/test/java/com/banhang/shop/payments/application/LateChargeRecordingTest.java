@@ -10,6 +10,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.banhang.events.RecordingOutbox;
 import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
 import com.banhang.shop.payments.api.LateChargeChecked;
@@ -51,6 +52,7 @@ class LateChargeRecordingTest {
 
   private final DefaultLateChargeSweep service = new DefaultLateChargeSweep();
   private final InMemoryTimeline timeline = new InMemoryTimeline();
+  private final RecordingOutbox outbox = new RecordingOutbox();
   private Payment abandoned;
 
   @BeforeEach
@@ -60,6 +62,8 @@ class LateChargeRecordingTest {
     service.gateway = gateway;
     service.checks = checks;
     service.timeline = InMemoryTimeline.timeline(timeline);
+    service.events = new PaymentEvents();
+    service.events.outbox = outbox;
     service.gatewayKeyRetention = Duration.ofHours(24);
     service.recheck = Duration.ofMinutes(10);
     service.batchSize = 100;
@@ -143,6 +147,8 @@ class LateChargeRecordingTest {
     assertThat(abandoned.gatewayChargeId()).isEqualTo("ch_late");
     verify(orders).markPaid("alice", "order-1");
     verify(repository).flush();
+    assertThat(outbox.types()).containsExactly(PaymentEvents.CAPTURED);
+    assertThat(outbox.recorded.get(0).payload()).contains("\"settledBy\":\"late-charge-sweep\"");
   }
 
   @Test
@@ -156,6 +162,7 @@ class LateChargeRecordingTest {
     assertThat(abandoned.lateChargeId()).isEqualTo("ch_late");
     assertThat(abandoned.lateChargeDetail()).contains("charged twice");
     verify(orders, never()).markPaid("alice", "order-1");
+    assertThat(outbox.recorded).isEmpty();
   }
 
   @Test

@@ -9,6 +9,8 @@ import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.banhang.events.NewEvent;
+import com.banhang.events.RecordingOutbox;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.shop.orders.api.PayableOrder;
 import com.banhang.shop.orders.api.PayableOrders;
@@ -37,6 +39,7 @@ class PaymentServiceTest {
 
   private final PaymentService service = new PaymentService();
   private final InMemoryTimeline timeline = new InMemoryTimeline();
+  private final RecordingOutbox outbox = new RecordingOutbox();
   private final GatewayKeys keys =
       GatewayKeys.withSecret(Base64.getEncoder().encodeToString(new byte[32]));
 
@@ -46,6 +49,8 @@ class PaymentServiceTest {
     service.orders = orders;
     service.gatewayKeys = keys;
     service.timeline = InMemoryTimeline.timeline(timeline);
+    service.events = new PaymentEvents();
+    service.events.outbox = outbox;
   }
 
   private Payment start(String paymentMethod) {
@@ -120,8 +125,36 @@ class PaymentServiceTest {
     assertThat(again.gatewayChargeId()).isEqualTo("ch_d");
     verify(orders, never()).markPaid(anyString(), anyString());
     verify(repository, times(1)).flush();
-    // Only the settlement that happened is on the timeline, once.
+    // Only the settlement that happened is on the timeline, once, and so is its event.
     assertThat(timeline.kinds()).containsExactly(TimelineEntry.Kind.DECLINED);
+    assertThat(outbox.types()).containsExactly(PaymentEvents.DECLINED);
+  }
+
+  @Test
+  void eachSettlementWritesItsEventToTheOrdersStream_sayingWhoSettledIt() {
+    when(repository.findLatestByKey("alice", "k-1")).thenReturn(Optional.empty());
+    Payment started = start("pm_card_ok");
+    when(repository.lock(started.id())).thenReturn(Optional.of(started));
+    Payment other = new Payment("alice", "order-2", 1000, "VND", "pm_card_ok", OLD_KEY, "k-2", 1);
+    when(repository.lock(other.id())).thenReturn(Optional.of(other));
+
+    assertThat(outbox.recorded).isEmpty();
+    service.recordCharge(
+        started.id(), new PaymentGateway.Charge("ch_1", true), Timeline.RECONCILIATION);
+    service.abandon(other.id(), Timeline.OPERATOR, "resolved as not charged");
+
+    assertThat(outbox.recorded)
+        .extracting(NewEvent::type, NewEvent::aggregateType, NewEvent::aggregateId)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(PaymentEvents.CAPTURED, "order", "order-1"),
+            org.assertj.core.groups.Tuple.tuple(PaymentEvents.ABANDONED, "order", "order-2"));
+    assertThat(outbox.recorded.get(0).tenantId()).isEqualTo("alice");
+    assertThat(outbox.recorded.get(0).payload())
+        .contains("\"paymentId\":\"" + started.id() + "\"")
+        .contains("\"amount\":1000")
+        .contains("\"chargeId\":\"ch_1\"")
+        .contains("\"settledBy\":\"reconciliation\"");
+    assertThat(outbox.recorded.get(1).payload()).contains("\"settledBy\":\"operator\"");
   }
 
   @Test

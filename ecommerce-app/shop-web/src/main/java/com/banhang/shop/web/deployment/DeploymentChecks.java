@@ -64,6 +64,10 @@ public class DeploymentChecks implements Extension {
   private static final String DEVELOPMENT_BODY_KEY = "ZGV2ZWxvcG1lbnQtb25seS1ib2R5LWtleS0wMDAwMDA=";
   private static final String DEVELOPMENT_KEYSTORE_PASSWORD = "development-keystore";
 
+  /** The webhook signing secret of the development profile and its sample subscriber. */
+  private static final String DEVELOPMENT_WEBHOOK_SECRET =
+      "whsec_ZGV2ZWxvcG1lbnQtb25seS13ZWJob29rLXNlY3JldC0w";
+
   /** Host names that listen on this machine only; the development profile needs one of them. */
   private static final Set<String> LOOPBACK_HOSTS =
       Set.of("localhost", "127.0.0.1", "::1", "[::1]", "ip6-localhost");
@@ -153,6 +157,7 @@ public class DeploymentChecks implements Extension {
 
     if (production) {
       publishedDevelopmentSecrets(config).forEach(problems::add);
+      webhookProblems(config).forEach(problems::add);
     }
 
     // The key's lease is never renewed: it must outlast the bounded gateway call of a payment.
@@ -218,6 +223,39 @@ public class DeploymentChecks implements Extension {
               "the SQL Server JDBC URL (shop.db=sqlserver)"));
     }
     return problems;
+  }
+
+  /**
+   * Webhooks in production (docs/events.md, "Signed webhooks"): signed with secrets nobody read in
+   * the repository, and sent over HTTPS to public addresses only. The two switches that lift the
+   * guard exist for a developer's machine and the tests.
+   */
+  static List<String> webhookProblems(Config config) {
+    List<String> found = new ArrayList<>();
+    for (String lift :
+        List.of("events.webhooks.allow-http", "events.webhooks.allow-private-targets")) {
+      if (value(config, lift).map(Boolean::parseBoolean).orElse(false)) {
+        found.add(
+            lift
+                + " ("
+                + environmentName(lift)
+                + ") must not be true in production: webhooks go over HTTPS to public addresses"
+                + " only, so that a subscriber URL cannot reach inside the shop's network");
+      }
+    }
+    for (String endpoint : value(config, "events.webhooks.endpoints").orElse("").split(",")) {
+      String name = "events.webhooks." + endpoint.trim() + ".secrets";
+      if (!endpoint.isBlank()
+          && value(config, name)
+              .filter(secrets -> secrets.contains(DEVELOPMENT_WEBHOOK_SECRET))
+              .isPresent()) {
+        found.add(
+            name
+                + " holds the published development signing secret; make one per subscriber:"
+                + " echo \"whsec_$(openssl rand -base64 32)\"");
+      }
+    }
+    return found;
   }
 
   private static List<String> publishedDevelopmentSecrets(Config config) {

@@ -118,6 +118,35 @@ class DeploymentChecksTest {
   }
 
   @Test
+  void productionRefusesTheDevelopmentWebhookSecretAndTheSwitchesThatLiftTheTargetGuard() {
+    Map<String, String> settings = production();
+    settings.put("events.webhooks.endpoints", "fulfilment, accounting");
+    settings.put("events.webhooks.fulfilment.secrets", "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3");
+    settings.put(
+        "events.webhooks.accounting.secrets",
+        "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3, whsec_ZGV2ZWxvcG1lbnQtb25seS13ZWJob29rLXNlY3JldC0w");
+    settings.put("events.webhooks.allow-http", "true");
+    settings.put("events.webhooks.allow-private-targets", "TRUE");
+
+    List<String> problems = DeploymentChecks.problems(config(settings));
+
+    assertThat(problems)
+        .hasSize(3)
+        .anySatisfy(
+            p ->
+                assertThat(p)
+                    .contains("events.webhooks.accounting.secrets")
+                    .contains("development"))
+        .anySatisfy(p -> assertThat(p).contains("EVENTS_WEBHOOKS_ALLOW_HTTP"))
+        .anySatisfy(p -> assertThat(p).contains("EVENTS_WEBHOOKS_ALLOW_PRIVATE_TARGETS"));
+
+    // The development profile, on loopback, is where they belong.
+    settings.put("shop.profile", "development");
+    settings.put("http.host", "localhost");
+    assertThat(DeploymentChecks.problems(config(settings))).isEmpty();
+  }
+
+  @Test
   void theDevelopmentProfileIsRefusedBeyondLoopbackAndEveryProductionCheckApplies() {
     Map<String, String> settings = production();
     settings.put("shop.profile", "development");
