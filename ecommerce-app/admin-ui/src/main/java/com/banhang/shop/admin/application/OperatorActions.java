@@ -51,6 +51,10 @@ public class OperatorActions {
   public static final String APPROVE_OVERRIDE = "APPROVE_OVERRIDE";
   public static final String ASK_GATEWAY = "ASK_GATEWAY";
   public static final String EXPORT = "EXPORT";
+  public static final String READ_EVENTS_OUT = "READ_EVENTS_OUT";
+  public static final String RETRY_EVENT = "RETRY_EVENT";
+  public static final String RETRY_WEBHOOK = "RETRY_WEBHOOK";
+  public static final String ENABLE_WEBHOOK_ENDPOINT = "ENABLE_WEBHOOK_ENDPOINT";
 
   private static final Logger LOG = Logger.getLogger(OperatorActions.class.getName());
 

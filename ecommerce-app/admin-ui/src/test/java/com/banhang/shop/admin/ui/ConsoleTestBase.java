@@ -3,6 +3,7 @@ package com.banhang.shop.admin.ui;
 import static org.mockito.Mockito.mock;
 
 import com.banhang.shop.admin.application.AuditLog;
+import com.banhang.shop.admin.application.EventsOut;
 import com.banhang.shop.admin.application.KeyLookup;
 import com.banhang.shop.admin.application.LateCharges;
 import com.banhang.shop.admin.application.OperationsOverview;
@@ -48,6 +49,7 @@ abstract class ConsoleTestBase {
   final LateCharges lateCharges = mock(LateCharges.class);
   final OperatorAuthenticator authenticator = mock(OperatorAuthenticator.class);
   final PaymentPages paymentPages = mock(PaymentPages.class);
+  final EventsOut eventsOut = mock(EventsOut.class);
 
   @BeforeEach
   void setUpVaadin() {
@@ -115,6 +117,9 @@ abstract class ConsoleTestBase {
       }
       if (type == AuditView.class) {
         return new AuditView(audit);
+      }
+      if (type == EventsOutView.class) {
+        return new EventsOutView(eventsOut);
       }
       if (type == PaymentView.class) {
         return new PaymentView(paymentPages, actions);

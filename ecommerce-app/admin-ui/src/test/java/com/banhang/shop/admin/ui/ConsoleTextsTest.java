@@ -63,6 +63,7 @@ class ConsoleTextsTest extends ConsoleTestBase {
             english("nav.overview"),
             english("nav.stuck"),
             english("nav.late-charges"),
+            english("nav.events"),
             english("nav.keys"),
             english("nav.retention"),
             english("nav.audit"));
