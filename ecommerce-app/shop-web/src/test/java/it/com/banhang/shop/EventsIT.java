@@ -95,7 +95,7 @@ class EventsIT {
   @Test
   void aDeliveryThatFailsEveryRetry_isParked_shownToTheOperator_andDeliveredWhenRetried() {
     String sku = newSku();
-    // As many failures as the test servers' schedule has attempts (PT0S,PT1S,PT2S,PT4S).
+    // As many failures as the test servers' schedule has attempts (PT0S,PT0.5S,PT1S,PT1S).
     Subscriber.failNext(4, 500, sku);
     Response created = createOrder("alice", newKey(), orderBody(sku, 1, 1000));
     assertThat(created.statusCode()).isEqualTo(201);

@@ -142,28 +142,6 @@ final class KafkaBroker implements AutoCloseable {
   }
 
   /**
-   * Formats a new cluster under {@code dir} (what an earlier start left there is deleted), starts
-   * the broker on two free loopback ports and returns once a client can reach it.
-   */
-  static KafkaBroker start(Path dir) throws IOException, InterruptedException {
-    Path home = dir.toAbsolutePath().normalize();
-    deleteRecursively(home);
-    Files.createDirectories(home);
-    int[] ports = freePorts(2);
-    KafkaBroker broker = new KafkaBroker(home, ports[0], ports[1], brokerClassPath(), -1);
-    broker.writeConfig();
-    broker.format();
-    Runtime.getRuntime().addShutdownHook(broker.killOnExit);
-    try {
-      broker.launch();
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      broker.close();
-      throw e;
-    }
-    return broker;
-  }
-
-  /**
    * Starts the suite's broker: a new cluster under {@code dir} on the loopback ports {@code port}
    * and {@code controllerPort}, which runs until {@link #stop()} or until the process {@code
    * ownerPid} (the build) has ended, whichever comes first. A broker an earlier build left in
@@ -685,27 +663,6 @@ final class KafkaBroker implements AutoCloseable {
               + " of the suite's Kafka broker is taken (another build's broker?); choose others"
               + " with -Dit.kafka.port and -Dit.kafka.controller.port",
           e);
-    }
-  }
-
-  /**
-   * Distinct free ports, all held open together until each is known, so that none is handed out
-   * twice; the broker binds them moments later (a race with another process is possible, rare).
-   */
-  private static int[] freePorts(int count) throws IOException {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      int[] ports = new int[count];
-      for (int i = 0; i < count; i++) {
-        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(socket);
-        ports[i] = socket.getLocalPort();
-      }
-      return ports;
-    } finally {
-      for (ServerSocket socket : sockets) {
-        socket.close();
-      }
     }
   }
 
