@@ -48,7 +48,10 @@ import org.junit.jupiter.api.Test;
  * <p>What must hold: the storm's invariants (no order charged twice, every captured answer charged
  * exactly once, nothing paid without a charge, nothing left processing); no key settled twice by
  * the nodes' runs, and no key's record saying another result than its payment; every purged row
- * counted once over both nodes' runs.
+ * counted once over both nodes' runs. And events out, which both nodes relay at once: one
+ * PaymentCaptured per captured payment at the webhook subscriber, and on Kafka, which is stopped
+ * for 10 s during the storm, every event of the storm's orders, each order's in ascending sequence
+ * without a gap.
  */
 class TwoNodeStormIT {
 
@@ -84,7 +87,31 @@ class TwoNodeStormIT {
             .withSeed(21)
             .withTimes(Duration.ofMillis(1_500), Duration.ofSeconds(60), Duration.ofSeconds(150));
 
-    StormReport report = new Storm(settings).run("claim-first, two nodes on one PostgreSQL");
+    // The suite's Kafka broker, which both nodes publish to, is stopped for 10 s while the storm
+    // runs: its events wait in the outbox and must all arrive afterwards, in order per order.
+    KafkaBroker broker =
+        KafkaBroker.attach(java.nio.file.Path.of(System.getProperty("shop.kafka.dir")));
+    ExecutorService outage = Executors.newSingleThreadExecutor();
+    Future<Long> brokerDown =
+        outage.submit(
+            () -> {
+              Thread.sleep(5_000);
+              broker.stop();
+              long down = System.nanoTime();
+              Thread.sleep(10_000);
+              broker.restart();
+              return (System.nanoTime() - down) / 1_000_000;
+            });
+    StormReport report;
+    try {
+      report = new Storm(settings).run("claim-first, two nodes on one PostgreSQL");
+      System.out.printf("Kafka was down %d ms during the storm%n", brokerDown.get());
+    } finally {
+      outage.shutdownNow();
+      if (!broker.isRunning()) {
+        broker.restart(); // the rest of the suite publishes to it
+      }
+    }
     System.out.print(report.table());
 
     assertThat(report.nodes()).isEqualTo(2);
@@ -100,6 +127,15 @@ class TwoNodeStormIT {
     // captured payment
     // at the subscriber, and none for any other.
     StormInvariants.assertOneCapturedEventPerCapturedPayment(started.toInstant());
+    // And on Kafka, stopped for 10 s during the storm: every event of the storm's orders, each
+    // order's in one partition and in ascending sequence without a gap, whichever node relayed it.
+    OrderStreams.Checked checked =
+        OrderStreams.assertEveryEventOnTheTopicInOrder(
+            broker, OrderStreams.ordersPlacedSince(started), Duration.ofSeconds(120));
+    System.out.printf(
+        "%d events of %d orders on Kafka after the outage, %d records sent twice%n",
+        checked.events(), checked.orders(), checked.duplicates());
+    assertThat(checked.orders()).as("orders of the storm on Kafka").isGreaterThan(0);
   }
 
   @Test
