@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The events library stands alone: it knows nothing of the application that uses it, its API (the
- * root package) depends on none of its implementations, and its packages form no cycle.
+ * root package) depends on none of its implementations, the SQL support both stores share knows
+ * neither store, and its packages form no cycle.
  */
 class ArchitectureTest {
 
@@ -41,6 +42,20 @@ class ArchitectureTest {
     noClasses()
         .that()
         .resideInAPackage("com.banhang.events")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "com.banhang.events.jdbc..",
+            "com.banhang.events.webhooks..",
+            "com.banhang.events.sql..")
+        .check(library);
+  }
+
+  @Test
+  void theSqlSupportKnowsNeitherStore() {
+    noClasses()
+        .that()
+        .resideInAPackage("com.banhang.events.sql..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("com.banhang.events.jdbc..", "com.banhang.events.webhooks..")

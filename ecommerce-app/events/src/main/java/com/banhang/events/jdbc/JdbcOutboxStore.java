@@ -3,6 +3,7 @@ package com.banhang.events.jdbc;
 import com.banhang.events.NewEvent;
 import com.banhang.events.OutboxEvent;
 import com.banhang.events.OutboxStore;
+import com.banhang.events.sql.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,9 +39,9 @@ public final class JdbcOutboxStore implements OutboxStore {
   private final String claimableWhere;
 
   private final DataSource dataSource;
-  private final Dialect dialect;
+  private final SqlDialect dialect;
 
-  private JdbcOutboxStore(DataSource dataSource, Dialect dialect) {
+  private JdbcOutboxStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     String now = dialect.now();
@@ -59,7 +60,7 @@ public final class JdbcOutboxStore implements OutboxStore {
   public static JdbcOutboxStore forDataSource(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection()) {
       return new JdbcOutboxStore(
-          dataSource, Dialect.of(connection.getMetaData().getDatabaseProductName()));
+          dataSource, SqlDialect.of(connection.getMetaData().getDatabaseProductName()));
     } catch (SQLException e) {
       throw new IllegalStateException("cannot reach the outbox's database: " + e.getMessage(), e);
     }
@@ -69,8 +70,13 @@ public final class JdbcOutboxStore implements OutboxStore {
   public String append(NewEvent event) {
     String id = UUID.randomUUID().toString();
     try (Connection connection = dataSource.getConnection()) {
-      if (dialect.lockAggregate() != null) {
-        try (PreparedStatement lock = connection.prepareStatement(dialect.lockAggregate())) {
+      // INSERT ... SELECT MAX(...) + 1 takes no lock on rows that do not exist yet: two writers of
+      // one aggregate would both pick the same sequence and the second would fail on the unique
+      // constraint. PostgreSQL queues them on a lock of the aggregate's key, SQL Server on the
+      // key-range lock of the insert's read of the aggregate's index range (the sequence's FROM),
+      // and H2, which has neither, retries below.
+      if (dialect.keyLock() != null) {
+        try (PreparedStatement lock = connection.prepareStatement(dialect.keyLock())) {
           lock.setString(1, event.aggregateType());
           lock.setString(2, event.aggregateId());
           lock.execute();
@@ -84,7 +90,9 @@ public final class JdbcOutboxStore implements OutboxStore {
           // H2 takes no lock for the sequence: a concurrent writer of the same aggregate that
           // took the same number fails here, and its transaction survives the failed statement
           // (H2 does not abort it), so it takes the next number once the other commits.
-          if (!isDuplicateKey(e) || dialect != Dialect.H2 || attempt == APPEND_ATTEMPTS) {
+          if (!SqlDialect.isDuplicateKey(e)
+              || dialect != SqlDialect.H2
+              || attempt == APPEND_ATTEMPTS) {
             throw e;
           }
           sleep(attempt);
@@ -109,7 +117,7 @@ public final class JdbcOutboxStore implements OutboxStore {
                 + ", "
                 + now
                 + " FROM "
-                + dialect.sequenceSource()
+                + dialect.rangeLocked("outbox_event")
                 + " WHERE aggregate_type = ? AND aggregate_id = ?")) {
       insert.setString(1, id);
       insert.setString(2, event.aggregateType());
@@ -159,7 +167,9 @@ public final class JdbcOutboxStore implements OutboxStore {
       throws SQLException {
     List<OutboxEvent> due = new ArrayList<>();
     try (PreparedStatement select =
-        connection.prepareStatement(dialect.claimable(COLUMNS, claimableWhere))) {
+        connection.prepareStatement(
+            dialect.claim(COLUMNS, "outbox_event", "e", claimableWhere, "created_at"))) {
+      // The WHERE takes no parameter: the limit is the only one, wherever the dialect puts it.
       select.setInt(1, limit);
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
@@ -302,13 +312,14 @@ public final class JdbcOutboxStore implements OutboxStore {
             + " AND n.aggregate_id = e.aggregate_id"
             + " AND n.aggregate_sequence > e.aggregate_sequence)";
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement delete = connection.prepareStatement(dialect.purge(where))) {
+        PreparedStatement delete =
+            connection.prepareStatement(dialect.deleteAtMost("outbox_event", "e", where))) {
       int index = 1;
-      if (dialect.purgeLimitFirst()) {
+      if (dialect.limitFirst()) {
         delete.setInt(index++, limit);
       }
       index = dialect.bind(delete, index, age.negated());
-      if (!dialect.purgeLimitFirst()) {
+      if (!dialect.limitFirst()) {
         delete.setInt(index, limit);
       }
       return delete.executeUpdate();
@@ -320,26 +331,25 @@ public final class JdbcOutboxStore implements OutboxStore {
   @Override
   public boolean receive(String source, String eventId) {
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement insert = connection.prepareStatement(dialect.receive())) {
+        PreparedStatement insert =
+            connection.prepareStatement(
+                "INSERT INTO inbox_event (source, event_id, received_at) SELECT ?, ?, "
+                    + dialect.now()
+                    + dialect.unlessPresent("inbox_event", "source = ? AND event_id = ?"))) {
       insert.setString(1, source);
       insert.setString(2, eventId);
-      if (dialect != Dialect.POSTGRESQL) {
+      if (dialect.bindsKeyAgain()) {
         insert.setString(3, source);
         insert.setString(4, eventId);
       }
       return insert.executeUpdate() == 1;
     } catch (SQLException e) {
-      if (isDuplicateKey(e)) {
+      if (SqlDialect.isDuplicateKey(e)) {
         // A concurrent consumer of the same event inserted it first and committed.
         return false;
       }
       throw new IllegalStateException("cannot write the inbox: " + e.getMessage(), e);
     }
-  }
-
-  private static boolean isDuplicateKey(SQLException e) {
-    // 23505: H2's and PostgreSQL's unique violation; 2627 and 2601: SQL Server's.
-    return "23505".equals(e.getSQLState()) || e.getErrorCode() == 2627 || e.getErrorCode() == 2601;
   }
 
   private interface Binder {

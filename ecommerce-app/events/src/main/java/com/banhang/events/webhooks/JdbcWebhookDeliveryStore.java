@@ -1,5 +1,6 @@
 package com.banhang.events.webhooks;
 
+import com.banhang.events.sql.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,13 +35,13 @@ public final class JdbcWebhookDeliveryStore implements WebhookDeliveryStore {
   private static final int MAX_TEXT = 1000;
 
   private final DataSource dataSource;
-  private final WebhookDialect dialect;
+  private final SqlDialect dialect;
   private final String pending;
   private final String delivered;
   private final String parked;
   private final String disabled;
 
-  private JdbcWebhookDeliveryStore(DataSource dataSource, WebhookDialect dialect) {
+  private JdbcWebhookDeliveryStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.pending = dialect.text(DeliveryStatus.PENDING.name());
@@ -53,7 +54,7 @@ public final class JdbcWebhookDeliveryStore implements WebhookDeliveryStore {
   public static JdbcWebhookDeliveryStore forDataSource(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection()) {
       return new JdbcWebhookDeliveryStore(
-          dataSource, WebhookDialect.of(connection.getMetaData().getDatabaseProductName()));
+          dataSource, SqlDialect.of(connection.getMetaData().getDatabaseProductName()));
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot reach the webhook deliveries' database: " + e.getMessage(), e);
@@ -105,7 +106,7 @@ public final class JdbcWebhookDeliveryStore implements WebhookDeliveryStore {
                 written += insert.executeUpdate();
               } catch (SQLException e) {
                 // A concurrent hand-over of the same event wrote this one first.
-                if (!isDuplicateKey(e)) {
+                if (!SqlDialect.isDuplicateKey(e)) {
                   throw e;
                 }
               }
@@ -139,7 +140,9 @@ public final class JdbcWebhookDeliveryStore implements WebhookDeliveryStore {
         connection -> {
           List<ClaimedDelivery> due = new ArrayList<>();
           try (PreparedStatement select =
-              connection.prepareStatement(dialect.claim(CLAIMED_COLUMNS, where))) {
+              connection.prepareStatement(
+                  dialect.claim(
+                      CLAIMED_COLUMNS, "webhook_delivery", "d", where, "next_attempt_at"))) {
             int index = 1;
             if (dialect.limitFirst()) {
               select.setInt(index++, limit);
@@ -320,7 +323,7 @@ public final class JdbcWebhookDeliveryStore implements WebhookDeliveryStore {
       }
       inserted = insert.executeUpdate() == 1;
     } catch (SQLException e) {
-      if (!isDuplicateKey(e)) {
+      if (!SqlDialect.isDuplicateKey(e)) {
         throw e;
       }
       inserted = false;
@@ -538,11 +541,6 @@ public final class JdbcWebhookDeliveryStore implements WebhookDeliveryStore {
     } else {
       statement.setInt(index, status);
     }
-  }
-
-  private static boolean isDuplicateKey(SQLException e) {
-    // 23505: H2's and PostgreSQL's unique violation; 2627 and 2601: SQL Server's.
-    return "23505".equals(e.getSQLState()) || e.getErrorCode() == 2627 || e.getErrorCode() == 2601;
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {
