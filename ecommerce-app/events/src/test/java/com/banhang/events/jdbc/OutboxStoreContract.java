@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.events.NewEvent;
 import com.banhang.events.OutboxEvent;
+import com.banhang.events.TestDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -193,7 +194,8 @@ abstract class OutboxStoreContract {
   void anEventWrittenInATransactionThatRollsBack_doesNotExist() throws SQLException {
     try (Connection connection = dataSource().getConnection()) {
       connection.setAutoCommit(false);
-      JdbcOutboxStore inTransaction = JdbcOutboxStore.forDataSource(new OneConnection(connection));
+      JdbcOutboxStore inTransaction =
+          JdbcOutboxStore.forDataSource(TestDataSource.oneConnection(connection));
       String id = inTransaction.append(event("o-1", "OrderPlaced"));
       assertThat(inTransaction.find(id)).isPresent();
       connection.rollback();
@@ -290,7 +292,8 @@ abstract class OutboxStoreContract {
     try (Connection connection = dataSource().getConnection()) {
       connection.setAutoCommit(false);
       try {
-        String id = JdbcOutboxStore.forDataSource(new OneConnection(connection)).append(event);
+        String id =
+            JdbcOutboxStore.forDataSource(TestDataSource.oneConnection(connection)).append(event);
         Thread.sleep(5);
         connection.commit();
         return id;

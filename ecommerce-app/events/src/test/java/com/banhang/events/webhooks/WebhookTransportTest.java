@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.events.EventEnvelope;
 import com.banhang.events.OutboxEvent;
-import java.io.PrintWriter;
+import com.banhang.events.TestDataSource;
 import java.net.InetAddress;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.logging.Logger;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -129,7 +128,7 @@ class WebhookTransportTest {
 
   @Test
   void aDatabaseThatFails_failsTheStage_soThatTheRelayHandsTheEventOverAgain() {
-    WebhookDeliveryStore failing = JdbcWebhookDeliveryStore.forDataSource(new FailingAfterFirst());
+    WebhookDeliveryStore failing = JdbcWebhookDeliveryStore.forDataSource(failingAfterFirst());
 
     CompletableFuture<Void> stage =
         transport(failing).publish(event("tenant-a")).toCompletableFuture();
@@ -138,52 +137,14 @@ class WebhookTransportTest {
   }
 
   /** Answers the store's first connection (its dialect), then fails. */
-  private static final class FailingAfterFirst implements DataSource {
-    private boolean first = true;
-
-    @Override
-    public Connection getConnection() throws SQLException {
-      if (first) {
-        first = false;
-        return dataSource.getConnection();
-      }
-      throw new SQLException("database down");
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-      return getConnection();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-      return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-      return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() {
-      return Logger.getGlobal();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-      return false;
-    }
+  private static DataSource failingAfterFirst() {
+    AtomicBoolean first = new AtomicBoolean(true);
+    return TestDataSource.handingOut(
+        () -> {
+          if (first.getAndSet(false)) {
+            return dataSource.getConnection();
+          }
+          throw new SQLException("database down");
+        });
   }
 }
