@@ -33,8 +33,9 @@ class GatewayFaultsIT {
   void slowGateway_clientTimesOutAndRetries_gets409sThenTheReplay_oneCharge() throws Exception {
     String orderId = newOrder("alice");
     String key = newKey();
-    // The processor answers after 1.0 s, the client gives up after 0.5 s and retries.
-    Sandbox.faults("{\"latencyMs\":1000,\"latencyPhase\":\"AFTER_CHARGE\"}");
+    // The processor answers after 2.5 s, the client gives up after 0.5 s and retries every 0.3 s:
+    // at least one retry lands while the first request still runs, even on a loaded machine.
+    Sandbox.faults("{\"latencyMs\":2500,\"latencyPhase\":\"AFTER_CHARGE\"}");
     RestAssuredConfig impatient =
         RestAssuredConfig.config()
             .httpClient(

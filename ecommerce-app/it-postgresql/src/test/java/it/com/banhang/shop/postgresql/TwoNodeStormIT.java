@@ -96,7 +96,7 @@ class TwoNodeStormIT {
         outage.submit(
             () -> {
               Thread.sleep(5_000);
-              broker.stop();
+              broker.kill();
               long down = System.nanoTime();
               Thread.sleep(10_000);
               broker.restart();
@@ -113,6 +113,7 @@ class TwoNodeStormIT {
       }
     }
     System.out.print(report.table());
+    long stormEnded = System.nanoTime();
 
     assertThat(report.nodes()).isEqualTo(2);
     assertThat(report.requestsSent())
@@ -127,14 +128,21 @@ class TwoNodeStormIT {
     // captured payment
     // at the subscriber, and none for any other.
     StormInvariants.assertOneCapturedEventPerCapturedPayment(started.toInstant());
+    System.out.printf(
+        "every event published and delivered %d ms after the storm's report%n",
+        (System.nanoTime() - stormEnded) / 1_000_000);
     // And on Kafka, stopped for 10 s during the storm: every event of the storm's orders, each
     // order's in one partition and in ascending sequence without a gap, whichever node relayed it.
     OrderStreams.Checked checked =
         OrderStreams.assertEveryEventOnTheTopicInOrder(
             broker, OrderStreams.ordersPlacedSince(started), Duration.ofSeconds(120));
     System.out.printf(
-        "%d events of %d orders on Kafka after the outage, %d records sent twice%n",
-        checked.events(), checked.orders(), checked.duplicates());
+        "%d events of %d orders on Kafka after the outage, %d records sent twice; checked %d ms"
+            + " after the storm's report%n",
+        checked.events(),
+        checked.orders(),
+        checked.duplicates(),
+        (System.nanoTime() - stormEnded) / 1_000_000);
     assertThat(checked.orders()).as("orders of the storm on Kafka").isGreaterThan(0);
   }
 
