@@ -96,7 +96,7 @@ WLP=$WORK/wlp
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 RUN=$WORK/runs/$DB-$MODE-$STAMP
 RESULTS=$HERE/results                         # git-ignored
-RESULT=$RESULTS/$DB-$MODE$([ "$DRIVER" = wrk ] && echo -wrk)-$STAMP.md
+RESULT=$RESULTS/$DB-$MODE$([ "$DRIVER" = wrk ] && echo -wrk || true)-$STAMP.md
 mkdir -p "$RUN" "$RESULTS"
 LOAD_AT_LAUNCH=$(cut -d' ' -f1-3 /proc/loadavg)
 log() { echo "[run.sh $(date -u +%H:%M:%S)] $*"; }
