@@ -49,9 +49,9 @@ import org.junit.jupiter.api.Test;
  * exactly once, nothing paid without a charge, nothing left processing); no key settled twice by
  * the nodes' runs, and no key's record saying another result than its payment; every purged row
  * counted once over both nodes' runs. And events out, which both nodes relay at once: one
- * PaymentCaptured per captured payment at the webhook subscriber, and on Kafka, which is stopped
- * for 10 s during the storm, every event of the storm's orders, each order's in ascending sequence
- * without a gap.
+ * PaymentCaptured per captured payment at the webhook subscriber, and on Kafka, whose broker is
+ * killed during the storm and started again 10 s later, every event of the storm's orders, each
+ * order's in ascending sequence without a gap.
  */
 class TwoNodeStormIT {
 
@@ -87,8 +87,9 @@ class TwoNodeStormIT {
             .withSeed(21)
             .withTimes(Duration.ofMillis(1_500), Duration.ofSeconds(60), Duration.ofSeconds(150));
 
-    // The suite's Kafka broker, which both nodes publish to, is stopped for 10 s while the storm
-    // runs: its events wait in the outbox and must all arrive afterwards, in order per order.
+    // The suite's Kafka broker, which both nodes publish to, is killed (SIGKILL, a crash) while the
+    // storm runs and started again 10 s later: its events wait in the outbox and must all arrive
+    // afterwards, in order per order.
     KafkaBroker broker =
         KafkaBroker.attach(java.nio.file.Path.of(System.getProperty("shop.kafka.dir")));
     ExecutorService outage = Executors.newSingleThreadExecutor();
@@ -131,7 +132,8 @@ class TwoNodeStormIT {
     System.out.printf(
         "every event published and delivered %d ms after the storm's report%n",
         (System.nanoTime() - stormEnded) / 1_000_000);
-    // And on Kafka, stopped for 10 s during the storm: every event of the storm's orders, each
+    // And on Kafka, down for 10 s and its restart during the storm: every event of the storm's
+    // orders, each
     // order's in one partition and in ascending sequence without a gap, whichever node relayed it.
     OrderStreams.Checked checked =
         OrderStreams.assertEveryEventOnTheTopicInOrder(
