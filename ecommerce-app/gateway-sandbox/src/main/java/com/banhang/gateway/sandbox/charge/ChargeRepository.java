@@ -15,8 +15,9 @@ import javax.sql.DataSource;
 /**
  * The charges, in table {@code gateway_charge}, with plain JDBC: JPA here would clash with the
  * persistence unit of an application that hosts the sandbox. Every statement runs on its own in
- * auto-commit mode, so a charge is committed (and visible to lookups) as soon as {@link #insert}
- * returns.
+ * auto-commit mode, except the insert of a charge, which commits the charge together with what its
+ * {@link ChargeCommitHook} writes (its webhook event); either way a charge is committed (and
+ * visible to lookups) as soon as {@link #insert} returns.
  *
  * <p>The SQL is plain enough for H2 2.x and PostgreSQL alike.
  */
@@ -57,12 +58,24 @@ public class ChargeRepository {
             currency, order_reference, payment_method, created_at""";
 
   private final DataSource dataSource;
+  private final ChargeCommitHook commitHook;
 
   /**
+   * A repository whose charges carry nothing else.
+   *
    * @param dataSource where the table lives
    */
   public ChargeRepository(DataSource dataSource) {
+    this(dataSource, ChargeCommitHook.NONE);
+  }
+
+  /**
+   * @param dataSource where the table lives
+   * @param commitHook writes in each new charge's transaction
+   */
+  public ChargeRepository(DataSource dataSource, ChargeCommitHook commitHook) {
     this.dataSource = dataSource;
+    this.commitHook = commitHook;
   }
 
   /**
@@ -119,8 +132,9 @@ public class ChargeRepository {
   }
 
   /**
-   * Inserts a charge unless its key is taken. The unique constraint decides, so of any number of
-   * concurrent inserts with one key exactly one returns true.
+   * Inserts a charge unless its key is taken, in one transaction with what the {@link
+   * ChargeCommitHook} writes for it. The unique constraint decides, so of any number of concurrent
+   * inserts with one key exactly one returns true; the others roll back and leave nothing.
    *
    * @return true if this charge was stored, false if another charge holds the key
    */
@@ -130,19 +144,30 @@ public class ChargeRepository {
                 INSERT INTO gateway_charge (id, idempotency_key, request_hash, status, amount, currency,
                     order_reference, payment_method, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""";
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setString(1, charge.id());
-      statement.setString(2, charge.idempotencyKey());
-      statement.setString(3, charge.requestHash());
-      statement.setString(4, charge.status().wireName());
-      statement.setLong(5, charge.amount());
-      statement.setString(6, charge.currency());
-      statement.setString(7, charge.orderReference());
-      statement.setString(8, charge.paymentMethod());
-      statement.setObject(9, OffsetDateTime.ofInstant(charge.createdAt(), ZoneOffset.UTC));
-      statement.executeUpdate();
-      return true;
+    try (Connection connection = dataSource.getConnection()) {
+      boolean autoCommit = connection.getAutoCommit();
+      connection.setAutoCommit(false);
+      try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        statement.setString(1, charge.id());
+        statement.setString(2, charge.idempotencyKey());
+        statement.setString(3, charge.requestHash());
+        statement.setString(4, charge.status().wireName());
+        statement.setLong(5, charge.amount());
+        statement.setString(6, charge.currency());
+        statement.setString(7, charge.orderReference());
+        statement.setString(8, charge.paymentMethod());
+        statement.setObject(9, OffsetDateTime.ofInstant(charge.createdAt(), ZoneOffset.UTC));
+        statement.executeUpdate();
+        commitHook.inTransaction(connection, charge);
+        connection.commit();
+        return true;
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        // A pooled connection goes back as it came.
+        connection.setAutoCommit(autoCommit);
+      }
     } catch (SQLException e) {
       if (isUniqueViolation(e)) {
         return false;

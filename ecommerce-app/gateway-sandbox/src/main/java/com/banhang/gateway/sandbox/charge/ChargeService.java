@@ -46,6 +46,7 @@ public class ChargeService {
   private final Duration keyRetention;
   private final Clock clock;
   private final Pause pause;
+  private final ChargeCommitHook commitHook;
 
   /** For CDI's client proxy only. */
   protected ChargeService() {
@@ -56,11 +57,14 @@ public class ChargeService {
   public ChargeService(
       ChargeRepository repository,
       FaultControl faults,
-      @ConfigProperty(name = KEY_RETENTION, defaultValue = "PT24H") Duration keyRetention) {
-    this(repository, faults, keyRetention, Clock.systemUTC(), Pause.SLEEP);
+      @ConfigProperty(name = KEY_RETENTION, defaultValue = "PT24H") Duration keyRetention,
+      ChargeCommitHook commitHook) {
+    this(repository, faults, keyRetention, Clock.systemUTC(), Pause.SLEEP, commitHook);
   }
 
   /**
+   * A processor whose new charges cause nothing after their commit.
+   *
    * @param keyRetention how long a key holds its charge; after that the key may start a new charge
    */
   public ChargeService(
@@ -69,7 +73,23 @@ public class ChargeService {
       Duration keyRetention,
       Clock clock,
       Pause pause) {
+    this(repository, faults, keyRetention, clock, pause, ChargeCommitHook.NONE);
+  }
+
+  /**
+   * @param keyRetention how long a key holds its charge; after that the key may start a new charge
+   * @param commitHook runs after a new charge commits and before the call answers (an early
+   *     webhook)
+   */
+  public ChargeService(
+      ChargeRepository repository,
+      FaultControl faults,
+      Duration keyRetention,
+      Clock clock,
+      Pause pause,
+      ChargeCommitHook commitHook) {
     this.repository = repository;
+    this.commitHook = commitHook;
     this.faults = faults;
     this.keyRetention = keyRetention;
     this.clock = clock;
@@ -108,6 +128,11 @@ public class ChargeService {
     pause.pause(decision.latencyBeforeChargeMs());
     Charge charge = newCharge(idempotencyKey, request, requestHash);
     boolean won = repository.insert(charge);
+    if (won) {
+      // Before the latency and the answer: an event delivered "early" reaches the shop while its
+      // charge call is still running, as a real processor's webhook sometimes does.
+      commitHook.afterCommit(charge);
+    }
     // The charge (ours or the winner's) is committed now; the response waits, as a late processor's
     // would.
     pause.pause(decision.latencyAfterChargeMs());

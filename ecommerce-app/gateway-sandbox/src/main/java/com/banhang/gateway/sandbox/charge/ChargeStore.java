@@ -3,6 +3,7 @@ package com.banhang.gateway.sandbox.charge;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import javax.sql.DataSource;
 
 /**
@@ -19,9 +20,12 @@ public class ChargeStore {
   @Resource(lookup = DATASOURCE)
   DataSource dataSource;
 
+  /** What a new charge writes in its transaction: its webhook event. */
+  @Inject ChargeCommitHook commitHook;
+
   /** The repository on {@code jdbc/gateway}; cheap to create, it holds no connection. */
   @Produces
   public ChargeRepository repository() {
-    return new ChargeRepository(dataSource);
+    return new ChargeRepository(dataSource, commitHook);
   }
 }

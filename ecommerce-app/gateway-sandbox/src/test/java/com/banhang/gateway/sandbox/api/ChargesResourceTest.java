@@ -2,6 +2,7 @@ package com.banhang.gateway.sandbox.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.banhang.gateway.sandbox.charge.ChargeCommitHook;
 import com.banhang.gateway.sandbox.charge.ChargeRepository;
 import com.banhang.gateway.sandbox.charge.ChargeRequest;
 import com.banhang.gateway.sandbox.charge.ChargeResult;
@@ -26,7 +27,11 @@ class ChargesResourceTest {
     ChargeRepository repository = new ChargeRepository(dataSource);
     repository.createSchemaIfAbsent();
     resource.charges =
-        new ChargeService(repository, new FaultControl(FaultSettings.NONE), Duration.ofHours(24));
+        new ChargeService(
+            repository,
+            new FaultControl(FaultSettings.NONE),
+            Duration.ofHours(24),
+            ChargeCommitHook.NONE);
   }
 
   @Test
