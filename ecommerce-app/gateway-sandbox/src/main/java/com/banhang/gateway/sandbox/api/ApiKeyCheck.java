@@ -10,11 +10,12 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Like a real processor, the sandbox can require the merchant's API key on its charges API: with
- * {@code sandbox.api-key} set, a request to {@code /v1/charges} without {@code Authorization:
- * Bearer <that key>} is refused with 401 {@code unauthorized} before anything is read or charged.
- * The test controls ({@code /v1/stats}, {@code /v1/faults}) stay open: they belong to the tests,
- * not to the shop. Unset (the default), nothing is required.
+ * Like a real processor, the sandbox can require the merchant's API key on its merchant API: with
+ * {@code sandbox.api-key} set, a request to {@code /v1/charges} or {@code /v1/webhooks} (the events
+ * and their replay, which a processor offers only to its merchant) without {@code Authorization:
+ * Bearer <that key>} is refused with 401 {@code unauthorized} before anything is read, charged or
+ * sent. The test controls ({@code /v1/stats}, {@code /v1/faults}, {@code /v1/faults/webhooks}) stay
+ * open: they belong to the tests, not to the shop. Unset (the default), nothing is required.
  */
 @Provider
 public class ApiKeyCheck implements ContainerRequestFilter {
@@ -25,9 +26,7 @@ public class ApiKeyCheck implements ContainerRequestFilter {
   public void filter(ContainerRequestContext request) {
     Optional<String> required = requiredKey();
     String path = request.getUriInfo().getPath();
-    if (required.isEmpty()
-        || !request.getSecurityContext().isSecure()
-        || !(path.startsWith("charges") || path.startsWith("/charges"))) {
+    if (required.isEmpty() || !request.getSecurityContext().isSecure() || !isMerchantApi(path)) {
       return;
     }
     String sent = request.getHeaderString(HttpHeaders.AUTHORIZATION);
@@ -37,6 +36,15 @@ public class ApiKeyCheck implements ContainerRequestFilter {
           ApiError.response(
               401, "unauthorized", "a valid API key (Authorization: Bearer) is required"));
     }
+  }
+
+  /**
+   * Whether {@code path} (relative to {@code /v1}, with or without a leading slash) is merchant
+   * API.
+   */
+  static boolean isMerchantApi(String path) {
+    String relative = path.startsWith("/") ? path.substring(1) : path;
+    return relative.startsWith("charges") || relative.startsWith("webhooks");
   }
 
   private static Optional<String> requiredKey() {

@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * Reads the body of {@code PUT /v1/faults}: members left out take the configured defaults, and
  * anything unknown or out of range is refused with {@code invalid_faults}, so that a typo never
- * passes for "no fault".
+ * passes for "no fault". Its member readers serve {@link WebhookFaultSettingsReader} too, so both
+ * bodies follow one set of rules.
  */
 public final class FaultSettingsReader {
 
@@ -71,7 +72,7 @@ public final class FaultSettingsReader {
     }
   }
 
-  private static JsonObject readObject(String body) {
+  static JsonObject readObject(String body) {
     if (body == null || body.isBlank()) {
       throw invalid("the request body must be a JSON object; {} takes every default");
     }
@@ -86,12 +87,12 @@ public final class FaultSettingsReader {
     }
   }
 
-  private static JsonValue member(JsonObject json, String name) {
+  static JsonValue member(JsonObject json, String name) {
     JsonValue value = json.get(name);
     return value == null || value.getValueType() == JsonValue.ValueType.NULL ? null : value;
   }
 
-  private static long whole(JsonObject json, String name, long fallback) {
+  static long whole(JsonObject json, String name, long fallback) {
     JsonValue value = member(json, name);
     if (value == null) {
       return fallback;
@@ -106,7 +107,7 @@ public final class FaultSettingsReader {
     }
   }
 
-  private static double fraction(JsonObject json, String name, double fallback) {
+  static double fraction(JsonObject json, String name, double fallback) {
     JsonValue value = member(json, name);
     if (value == null) {
       return fallback;
@@ -117,7 +118,7 @@ public final class FaultSettingsReader {
     return ((JsonNumber) value).doubleValue();
   }
 
-  private static boolean flag(JsonObject json, String name, boolean fallback) {
+  static boolean flag(JsonObject json, String name, boolean fallback) {
     JsonValue value = member(json, name);
     if (value == null) {
       return fallback;
@@ -131,8 +132,7 @@ public final class FaultSettingsReader {
     throw invalid(name + ": must be true or false");
   }
 
-  private static <E extends Enum<E>> E constant(
-      JsonObject json, String name, Class<E> type, E fallback) {
+  static <E extends Enum<E>> E constant(JsonObject json, String name, Class<E> type, E fallback) {
     JsonValue value = member(json, name);
     if (value == null) {
       return fallback;
@@ -147,7 +147,7 @@ public final class FaultSettingsReader {
     throw invalid(name + ": must be one of " + Arrays.toString(type.getEnumConstants()));
   }
 
-  private static InvalidRequestException invalid(String message) {
+  static InvalidRequestException invalid(String message) {
     return new InvalidRequestException(INVALID_FAULTS, message);
   }
 }

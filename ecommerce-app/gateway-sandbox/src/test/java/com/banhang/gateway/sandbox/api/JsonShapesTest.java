@@ -5,10 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.banhang.gateway.sandbox.charge.Charge;
 import com.banhang.gateway.sandbox.charge.ChargeStatus;
 import com.banhang.gateway.sandbox.fault.FaultSettings;
+import com.banhang.gateway.sandbox.fault.WebhookFaultSettings;
+import com.banhang.gateway.sandbox.webhook.WebhookAttempt;
+import com.banhang.gateway.sandbox.webhook.WebhookAttemptKind;
+import com.banhang.gateway.sandbox.webhook.WebhookEvent;
+import com.banhang.gateway.sandbox.webhook.WebhookEventHistory;
+import com.banhang.gateway.sandbox.webhook.WebhookEventState;
+import com.banhang.gateway.sandbox.webhook.WebhookEventType;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -84,5 +92,63 @@ class JsonShapesTest {
     assertThat(losingJson)
         .contains("\"errorBeforeChargeProbability\":0.0,\"loseRequestProbability\":0.25,");
     assertThat(FaultSettingsReader.read(losingJson, FaultSettings.NONE)).isEqualTo(losing);
+  }
+
+  @Test
+  void webhookFaultSettingsUseTheMemberNamesThatPutAccepts() {
+    String json = JSONB.toJson(WebhookFaultSettingsJson.of(WebhookFaultSettings.NONE));
+
+    assertThat(json)
+        .isEqualTo(
+            """
+                {"delayProbability":0.0,"delayMinMs":1000,"delayMaxMs":60000,"duplicateProbability":0.0,\
+                "reorderProbability":0.0,"reorderMaxHoldMs":60000,"loseProbability":0.0,\
+                "earlyProbability":0.0,"seed":42}""");
+    assertThat(WebhookFaultSettingsReader.read(json, WebhookFaultSettings.NONE))
+        .isEqualTo(WebhookFaultSettings.NONE);
+  }
+
+  @Test
+  void aWebhookEventWithItsAttemptsLeavesOutWhatHasNoValue() {
+    WebhookEvent event =
+        new WebhookEvent(
+            "evt_1",
+            WebhookEventType.CHARGE_FAILED,
+            "ch_1",
+            "{}",
+            Instant.parse("2026-01-02T03:04:05.678Z"),
+            WebhookEventState.DELIVERED,
+            Instant.parse("2026-01-02T03:04:05.678Z"),
+            1,
+            false,
+            true,
+            false,
+            false);
+    List<WebhookAttempt> attempts =
+        List.of(
+            new WebhookAttempt(
+                "evt_1",
+                1,
+                WebhookAttemptKind.LOST,
+                Instant.parse("2026-01-02T03:04:05.700Z"),
+                null,
+                "lost",
+                0),
+            new WebhookAttempt(
+                "evt_1",
+                2,
+                WebhookAttemptKind.DELIVERY,
+                Instant.parse("2026-01-02T03:04:06Z"),
+                204,
+                null,
+                12));
+
+    assertThat(JSONB.toJson(WebhookEventJson.of(new WebhookEventHistory(event, attempts))))
+        .isEqualTo(
+            """
+                {"id":"evt_1","type":"charge.failed","chargeId":"ch_1","createdAt":"2026-01-02T03:04:05.678Z",\
+                "state":"delivered","attempts":[{"number":1,"kind":"lost","startedAt":"2026-01-02T03:04:05.700Z",\
+                "error":"lost","durationMs":0},{"number":2,"kind":"delivery","startedAt":"2026-01-02T03:04:06Z",\
+                "statusCode":204,"durationMs":12}]}""");
   }
 }
