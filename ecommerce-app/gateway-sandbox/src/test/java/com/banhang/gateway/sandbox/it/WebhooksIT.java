@@ -240,7 +240,13 @@ class WebhooksIT {
   @Test
   void anEarlyEventArrivesBeforeTheChargeCallAnswers() throws Exception {
     setFaults("{\"latencyMs\": 1000, \"latencyPhase\": \"AFTER_CHARGE\"}").then().statusCode(200);
-    setWebhookFaults("{\"earlyProbability\": 1}").then().statusCode(200);
+    // A 5 s delay that only the early delivery skips: were it not early, the event would come after
+    // the answer, and this test would fail, however fast the scheduled runs are.
+    setWebhookFaults(
+            "{\"earlyProbability\": 1, \"delayProbability\": 1, \"delayMinMs\": 5000,"
+                + " \"delayMaxMs\": 5000}")
+        .then()
+        .statusCode(200);
     String order = unique("order-webhook");
 
     Response charged = charge(unique("key-webhook"), chargeBody(1000, order, "pm_card_ok"));
