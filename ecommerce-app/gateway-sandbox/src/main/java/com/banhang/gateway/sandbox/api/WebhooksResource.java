@@ -1,8 +1,8 @@
 package com.banhang.gateway.sandbox.api;
 
 import com.banhang.gateway.sandbox.charge.InvalidRequestException;
+import com.banhang.gateway.sandbox.webhook.ChargeWebhookSettings;
 import com.banhang.gateway.sandbox.webhook.WebhookService;
-import com.banhang.gateway.sandbox.webhook.WebhookSettings;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -127,6 +127,6 @@ public class WebhooksResource {
     return ApiError.response(
         Response.Status.CONFLICT.getStatusCode(),
         "webhooks_off",
-        "webhooks are off: " + WebhookSettings.URL + " is not set");
+        "webhooks are off: " + ChargeWebhookSettings.URL + " is not set");
   }
 }

@@ -12,7 +12,7 @@ import java.util.Map;
  * Deliveries with the JDK's HTTP client: HTTP/1.1 (what any shop endpoint speaks), no redirects
  * followed (a processor posts to the configured URL only), the answer's body read and dropped.
  */
-public final class JdkWebhookTransport implements WebhookTransport {
+public final class JdkWebhookTransport implements ChargeWebhookTransport {
 
   private final HttpClient client;
 

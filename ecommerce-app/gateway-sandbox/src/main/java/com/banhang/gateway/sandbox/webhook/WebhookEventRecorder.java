@@ -20,16 +20,16 @@ public final class WebhookEventRecorder implements ChargeCommitHook {
    */
   static final long EARLY_GUARD_MS = 1000;
 
-  private final WebhookSettings settings;
+  private final ChargeWebhookSettings settings;
   private final WebhookRepository repository;
   private final WebhookFaultControl faults;
-  private final WebhookDispatcher dispatcher;
+  private final ChargeWebhookDispatcher dispatcher;
 
   public WebhookEventRecorder(
-      WebhookSettings settings,
+      ChargeWebhookSettings settings,
       WebhookRepository repository,
       WebhookFaultControl faults,
-      WebhookDispatcher dispatcher) {
+      ChargeWebhookDispatcher dispatcher) {
     this.settings = settings;
     this.repository = repository;
     this.faults = faults;

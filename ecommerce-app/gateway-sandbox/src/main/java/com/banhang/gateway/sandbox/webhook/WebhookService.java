@@ -27,8 +27,8 @@ import javax.sql.DataSource;
  * The sandbox's webhooks to the shop: records one event per new charge in the charge's own
  * transaction (so an event exists exactly when its charge does), with the delivery faults drawn for
  * it; delivers the due events on the server's managed scheduler; delivers an "early" event from the
- * charge call itself; and serves the replay endpoints. With no {@value WebhookSettings#URL} it
- * records nothing and sends nothing.
+ * charge call itself; and serves the replay endpoints. With no {@value ChargeWebhookSettings#URL}
+ * it records nothing and sends nothing.
  */
 @ApplicationScoped
 public class WebhookService implements ChargeCommitHook {
@@ -44,14 +44,14 @@ public class WebhookService implements ChargeCommitHook {
   @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
   ManagedScheduledExecutorService scheduler;
 
-  @Inject WebhookConfiguration configuration;
+  @Inject ChargeWebhookConfiguration configuration;
 
   @Inject WebhookFaultControl faults;
 
   private final Clock clock = Clock.systemUTC();
-  private WebhookSettings settings;
+  private ChargeWebhookSettings settings;
   private WebhookRepository repository;
-  private WebhookDispatcher dispatcher;
+  private ChargeWebhookDispatcher dispatcher;
   private WebhookEventRecorder recorder;
   private ScheduledFuture<?> polling;
 
@@ -61,7 +61,7 @@ public class WebhookService implements ChargeCommitHook {
     repository = new WebhookRepository(dataSource);
     if (settings.enabled()) {
       dispatcher =
-          new WebhookDispatcher(
+          new ChargeWebhookDispatcher(
               repository, new JdkWebhookTransport(settings.timeout()), settings, clock);
       recorder = new WebhookEventRecorder(settings, repository, faults, dispatcher);
     }
@@ -180,7 +180,8 @@ public class WebhookService implements ChargeCommitHook {
 
   private void requireEnabled() {
     if (!settings.enabled()) {
-      throw new IllegalStateException("webhooks are off: " + WebhookSettings.URL + " is not set");
+      throw new IllegalStateException(
+          "webhooks are off: " + ChargeWebhookSettings.URL + " is not set");
     }
   }
 }

@@ -40,15 +40,15 @@ import org.junit.jupiter.api.Test;
  * event is written with its charge or not at all, retried with backoff under one id, and the
  * delivery faults do what they say.
  */
-class WebhookDispatcherTest {
+class ChargeWebhookDispatcherTest {
 
   private static final URI URL = URI.create("http://localhost:1/webhooks");
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-12-07T10:00:00Z"));
   private final DataSource dataSource = freshDatabase();
   private final WebhookRepository repository = new WebhookRepository(dataSource);
-  private final WebhookSettings settings =
-      new WebhookSettings(
+  private final ChargeWebhookSettings settings =
+      new ChargeWebhookSettings(
           Optional.of(URL),
           List.of(SECRET_OLD, SECRET_NEW),
           Duration.ofSeconds(2),
@@ -57,8 +57,8 @@ class WebhookDispatcherTest {
           Duration.ofMillis(400),
           4);
   private final RecordingTransport transport = new RecordingTransport();
-  private final WebhookDispatcher dispatcher =
-      new WebhookDispatcher(repository, transport, settings, clock);
+  private final ChargeWebhookDispatcher dispatcher =
+      new ChargeWebhookDispatcher(repository, transport, settings, clock);
   private final WebhookFaultControl faults = new WebhookFaultControl(WebhookFaultSettings.NONE);
   private final WebhookEventRecorder recorder =
       new WebhookEventRecorder(settings, repository, faults, dispatcher);
@@ -345,7 +345,7 @@ class WebhookDispatcherTest {
   record Sent(URI url, Map<String, String> headers, String body) {}
 
   /** Answers 204 unless told otherwise, and keeps every request. */
-  static final class RecordingTransport implements WebhookTransport {
+  static final class RecordingTransport implements ChargeWebhookTransport {
     final List<Sent> sent = new ArrayList<>();
     final Deque<Integer> answers = new ArrayDeque<>();
     final Deque<IOException> failures = new ArrayDeque<>();

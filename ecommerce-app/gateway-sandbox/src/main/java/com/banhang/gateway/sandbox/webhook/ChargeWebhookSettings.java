@@ -20,7 +20,7 @@ import java.util.Optional;
  * @param retryMax the longest wait between two attempts
  * @param maxAttempts scheduled attempts before the event is given up (a resend still sends it)
  */
-public record WebhookSettings(
+public record ChargeWebhookSettings(
     Optional<URI> url,
     List<String> secrets,
     Duration timeout,
@@ -46,8 +46,8 @@ public record WebhookSettings(
   static final int MAX_MAX_ATTEMPTS = 100;
 
   /** No webhooks at all. */
-  public static final WebhookSettings OFF =
-      new WebhookSettings(
+  public static final ChargeWebhookSettings OFF =
+      new ChargeWebhookSettings(
           Optional.empty(),
           List.of(),
           Duration.ofSeconds(5),
@@ -61,9 +61,9 @@ public record WebhookSettings(
    *
    * @throws InvalidWebhookSettingsException naming the property that is wrong
    */
-  public WebhookSettings {
+  public ChargeWebhookSettings {
     secrets = List.copyOf(secrets);
-    url.ifPresent(WebhookSettings::requireHttp);
+    url.ifPresent(ChargeWebhookSettings::requireHttp);
     if (url.isPresent()) {
       // Parses each secret, so that a bad one stops the start, not the first delivery.
       StandardWebhookSigner.of(secrets);
@@ -144,7 +144,7 @@ public record WebhookSettings(
   @Override
   public String toString() {
     // Never the secrets: they end up in the start-up log.
-    return "WebhookSettings[url="
+    return "ChargeWebhookSettings[url="
         + url.map(URI::toString).orElse("(off)")
         + ", secrets="
         + secrets.size()

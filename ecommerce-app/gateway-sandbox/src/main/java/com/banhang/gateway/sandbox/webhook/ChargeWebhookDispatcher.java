@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * lost ones too. The delivery faults drawn for the event when it was recorded apply here: its first
  * attempt lost, a duplicate after its success, held back until a later event has gone.
  */
-public final class WebhookDispatcher {
+public final class ChargeWebhookDispatcher {
 
   /** Events taken per query; a run goes on until nothing is due. */
   static final int BATCH = 50;
@@ -28,19 +28,19 @@ public final class WebhookDispatcher {
   static final String LOST_MESSAGE = "injected fault: this attempt was lost, nothing was sent";
 
   private final WebhookRepository repository;
-  private final WebhookTransport transport;
+  private final ChargeWebhookTransport transport;
   private final StandardWebhookSigner signer;
-  private final WebhookSettings settings;
+  private final ChargeWebhookSettings settings;
   private final Clock clock;
   private final ReentrantLock dispatching = new ReentrantLock();
 
   /**
    * @param settings with a URL: a dispatcher is only made when webhooks are on
    */
-  public WebhookDispatcher(
+  public ChargeWebhookDispatcher(
       WebhookRepository repository,
-      WebhookTransport transport,
-      WebhookSettings settings,
+      ChargeWebhookTransport transport,
+      ChargeWebhookSettings settings,
       Clock clock) {
     if (!settings.enabled()) {
       throw new IllegalArgumentException("webhooks are off: no URL to deliver to");

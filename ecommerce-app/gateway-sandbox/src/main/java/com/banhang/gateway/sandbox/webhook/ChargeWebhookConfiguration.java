@@ -8,38 +8,38 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The webhook settings from MicroProfile Config ({@code sandbox.webhooks.*}). Every property is
- * optional; without {@value WebhookSettings#URL} there are no webhooks.
+ * optional; without {@value ChargeWebhookSettings#URL} there are no webhooks.
  */
 @ApplicationScoped
-public class WebhookConfiguration {
+public class ChargeWebhookConfiguration {
 
   @Inject
-  @ConfigProperty(name = WebhookSettings.URL)
+  @ConfigProperty(name = ChargeWebhookSettings.URL)
   Optional<String> url;
 
   /** Read as text and split here, so that a secret is never echoed by a converter's error. */
   @Inject
-  @ConfigProperty(name = WebhookSettings.SECRETS)
+  @ConfigProperty(name = ChargeWebhookSettings.SECRETS)
   Optional<String> secrets;
 
   @Inject
-  @ConfigProperty(name = WebhookSettings.TIMEOUT, defaultValue = "PT5S")
+  @ConfigProperty(name = ChargeWebhookSettings.TIMEOUT, defaultValue = "PT5S")
   Duration timeout;
 
   @Inject
-  @ConfigProperty(name = WebhookSettings.POLL_INTERVAL, defaultValue = "PT1S")
+  @ConfigProperty(name = ChargeWebhookSettings.POLL_INTERVAL, defaultValue = "PT1S")
   Duration pollInterval;
 
   @Inject
-  @ConfigProperty(name = WebhookSettings.RETRY_INITIAL, defaultValue = "PT5S")
+  @ConfigProperty(name = ChargeWebhookSettings.RETRY_INITIAL, defaultValue = "PT5S")
   Duration retryInitial;
 
   @Inject
-  @ConfigProperty(name = WebhookSettings.RETRY_MAX, defaultValue = "PT10M")
+  @ConfigProperty(name = ChargeWebhookSettings.RETRY_MAX, defaultValue = "PT10M")
   Duration retryMax;
 
   @Inject
-  @ConfigProperty(name = WebhookSettings.MAX_ATTEMPTS, defaultValue = "15")
+  @ConfigProperty(name = ChargeWebhookSettings.MAX_ATTEMPTS, defaultValue = "15")
   int maxAttempts;
 
   /**
@@ -47,10 +47,10 @@ public class WebhookConfiguration {
    *
    * @throws InvalidWebhookSettingsException when a value is wrong
    */
-  public WebhookSettings settings() {
-    return new WebhookSettings(
-        WebhookSettings.parseUrl(url.orElse(null)),
-        WebhookSettings.splitSecrets(secrets.orElse(null)),
+  public ChargeWebhookSettings settings() {
+    return new ChargeWebhookSettings(
+        ChargeWebhookSettings.parseUrl(url.orElse(null)),
+        ChargeWebhookSettings.splitSecrets(secrets.orElse(null)),
         timeout,
         pollInterval,
         retryInitial,

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class WebhookSettingsTest {
+class ChargeWebhookSettingsTest {
 
-  private static WebhookSettings withUrl(String url, List<String> secrets) {
-    return new WebhookSettings(
-        WebhookSettings.parseUrl(url),
+  private static ChargeWebhookSettings withUrl(String url, List<String> secrets) {
+    return new ChargeWebhookSettings(
+        ChargeWebhookSettings.parseUrl(url),
         secrets,
         Duration.ofSeconds(5),
         Duration.ofSeconds(1),
@@ -25,9 +25,9 @@ class WebhookSettingsTest {
         15);
   }
 
-  private static WebhookSettings withTimes(
+  private static ChargeWebhookSettings withTimes(
       Duration timeout, Duration poll, Duration initial, Duration max, int attempts) {
-    return new WebhookSettings(
+    return new ChargeWebhookSettings(
         Optional.of(URI.create("http://localhost:9080/hooks")),
         List.of(SECRET_OLD),
         timeout,
@@ -39,14 +39,14 @@ class WebhookSettingsTest {
 
   @Test
   void offWithoutAUrlAndThenNoSecretIsNeeded() {
-    assertThat(WebhookSettings.OFF.enabled()).isFalse();
+    assertThat(ChargeWebhookSettings.OFF.enabled()).isFalse();
     assertThat(withUrl("  ", List.of()).enabled()).isFalse();
     assertThat(withUrl(null, List.of()).enabled()).isFalse();
   }
 
   @Test
   void onWithAUrlAndASecret() {
-    WebhookSettings settings =
+    ChargeWebhookSettings settings =
         withUrl("https://shop.example/webhooks/gateway", List.of(SECRET_OLD));
 
     assertThat(settings.enabled()).isTrue();
@@ -98,7 +98,7 @@ class WebhookSettingsTest {
 
   @Test
   void theBackoffDoublesUpToItsCap() {
-    WebhookSettings settings =
+    ChargeWebhookSettings settings =
         withTimes(
             Duration.ofSeconds(5),
             Duration.ofSeconds(1),
@@ -115,8 +115,8 @@ class WebhookSettingsTest {
 
   @Test
   void splitsSecretsOnCommasAndNeverShowsThem() {
-    assertThat(WebhookSettings.splitSecrets(" a, ,b ,")).containsExactly("a", "b");
-    assertThat(WebhookSettings.splitSecrets(null)).isEmpty();
+    assertThat(ChargeWebhookSettings.splitSecrets(" a, ,b ,")).containsExactly("a", "b");
+    assertThat(ChargeWebhookSettings.splitSecrets(null)).isEmpty();
     assertThat(withUrl("http://localhost/hooks", List.of(SECRET_OLD)).toString())
         .contains("secrets=1")
         .doesNotContain(SECRET_OLD);

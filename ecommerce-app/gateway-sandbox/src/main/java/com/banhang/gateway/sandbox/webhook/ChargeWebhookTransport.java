@@ -10,7 +10,7 @@ import java.util.Map;
  * order) can be tested without a network.
  */
 @FunctionalInterface
-public interface WebhookTransport {
+public interface ChargeWebhookTransport {
 
   /**
    * POSTs {@code body} as JSON with {@code headers} to {@code url}.
