@@ -18,21 +18,8 @@ public enum SqlDialect {
     }
 
     @Override
-    public String claim(
-        String columns, String table, String alias, String where, String orderColumn) {
-      return "SELECT "
-          + columns
-          + " FROM "
-          + table
-          + " "
-          + alias
-          + " WHERE "
-          + where
-          + " ORDER BY "
-          + alias
-          + "."
-          + orderColumn
-          + " FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
+    String lockedLimit(String alias) {
+      return " FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
     }
   },
 
@@ -43,23 +30,8 @@ public enum SqlDialect {
     }
 
     @Override
-    public String claim(
-        String columns, String table, String alias, String where, String orderColumn) {
-      return "SELECT "
-          + columns
-          + " FROM "
-          + table
-          + " "
-          + alias
-          + " WHERE "
-          + where
-          + " ORDER BY "
-          + alias
-          + "."
-          + orderColumn
-          + " LIMIT ? FOR UPDATE OF "
-          + alias
-          + " SKIP LOCKED";
+    String lockedLimit(String alias) {
+      return " LIMIT ? FOR UPDATE OF " + alias + " SKIP LOCKED";
     }
 
     @Override
@@ -177,8 +149,30 @@ public enum SqlDialect {
    * skipping what others lock; the limit is its last parameter, or its first where {@link
    * #limitFirst}.
    */
-  public abstract String claim(
-      String columns, String table, String alias, String where, String orderColumn);
+  public String claim(
+      String columns, String table, String alias, String where, String orderColumn) {
+    return "SELECT "
+        + columns
+        + " FROM "
+        + table
+        + " "
+        + alias
+        + " WHERE "
+        + where
+        + " ORDER BY "
+        + alias
+        + "."
+        + orderColumn
+        + lockedLimit(alias);
+  }
+
+  /**
+   * What follows the claim's ORDER BY where the limit and the row locks come last (H2 and
+   * PostgreSQL): at most the last parameter's count of rows, locked, skipping rows others lock.
+   */
+  String lockedLimit(String alias) {
+    throw new UnsupportedOperationException(this + " builds its own claim");
+  }
 
   /**
    * Whether the limit of {@link #claim} and of {@link #deleteAtMost} comes before the parameters of

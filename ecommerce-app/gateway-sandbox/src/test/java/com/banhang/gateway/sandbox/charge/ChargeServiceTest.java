@@ -2,6 +2,7 @@ package com.banhang.gateway.sandbox.charge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.banhang.gateway.sandbox.MutableClock;
 import com.banhang.gateway.sandbox.fault.DropMode;
 import com.banhang.gateway.sandbox.fault.FaultControl;
 import com.banhang.gateway.sandbox.fault.FaultDecider;
@@ -11,8 +12,6 @@ import com.banhang.gateway.sandbox.fault.LatencyPhase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -518,34 +517,5 @@ class ChargeServiceTest {
   /** Every request for a new key lost, nothing else injected but the latency. */
   private static FaultSettings losing(long latencyMs, LatencyPhase phase, DropMode mode) {
     return new FaultSettings(latencyMs, 0, 0, phase, 0, mode, 0, 1, 42, false);
-  }
-
-  /** A clock the test moves by hand. */
-  private static final class MutableClock extends Clock {
-
-    private Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

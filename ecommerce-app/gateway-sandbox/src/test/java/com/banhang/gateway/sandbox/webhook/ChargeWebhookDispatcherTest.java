@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import com.banhang.gateway.sandbox.MutableClock;
 import com.banhang.gateway.sandbox.charge.Charge;
 import com.banhang.gateway.sandbox.charge.ChargeCommitHook;
 import com.banhang.gateway.sandbox.charge.ChargeRepository;
@@ -19,11 +20,8 @@ import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -358,33 +356,6 @@ class ChargeWebhookDispatcherTest {
         throw failures.poll();
       }
       return answers.isEmpty() ? 204 : answers.poll();
-    }
-  }
-
-  static final class MutableClock extends Clock {
-    private Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
     }
   }
 }
