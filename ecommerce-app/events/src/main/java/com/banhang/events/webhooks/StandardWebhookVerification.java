@@ -9,6 +9,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,19 @@ public final class StandardWebhookVerification {
    */
   public String verify(Map<String, List<String>> headers, byte[] body)
       throws RefusedWebhookException {
+    return check(headers, body).id();
+  }
+
+  /**
+   * Verifies a request, telling how: which secret's signature matched, and when it was signed (for
+   * a receiver that shows its operators the verification of what it kept).
+   *
+   * @param headers the request's headers, names in any case
+   * @param body the request's body, exactly as received
+   * @throws RefusedWebhookException when it is not to be trusted
+   */
+  public VerifiedWebhook check(Map<String, List<String>> headers, byte[] body)
+      throws RefusedWebhookException {
     String id = header(headers, "webhook-id");
     String timestamp = header(headers, "webhook-timestamp");
     String signature = header(headers, "webhook-signature");
@@ -97,10 +111,10 @@ public final class StandardWebhookVerification {
             "webhook-id", List.of(id),
             "webhook-timestamp", List.of(timestamp),
             "webhook-signature", List.of(signature));
-    for (Webhook key : keys) {
+    for (int i = 0; i < keys.size(); i++) {
       try {
-        key.verify(text, signed);
-        return id;
+        keys.get(i).verify(text, signed);
+        return new VerifiedWebhook(id, Instant.ofEpochSecond(seconds), i + 1, keys.size(), text);
       } catch (WebhookVerificationException e) {
         // Another secret may match (a rotation).
       }

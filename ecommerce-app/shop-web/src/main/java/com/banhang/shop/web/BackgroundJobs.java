@@ -3,6 +3,7 @@ package com.banhang.shop.web;
 import com.banhang.events.OutboxRelay;
 import com.banhang.events.webhooks.WebhookDispatcher;
 import com.banhang.shop.admin.application.ConsoleMinuteWriter;
+import com.banhang.shop.payments.api.GatewayEvents;
 import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.Reconciliation;
 import jakarta.annotation.PreDestroy;
@@ -50,6 +51,7 @@ public class BackgroundJobs {
   @Inject ConsoleMinuteWriter consoleMinutes;
   @Inject OutboxRelay relay;
   @Inject WebhookDispatcher webhooks;
+  @Inject GatewayEvents gatewayEvents;
 
   @Inject
   @ConfigProperty(name = "payments.reconciliation.interval", defaultValue = "PT1M")
@@ -76,6 +78,14 @@ public class BackgroundJobs {
   @ConfigProperty(name = "events.webhooks.interval", defaultValue = "PT1S")
   Duration webhooksInterval;
 
+  /**
+   * Each received webhook event is processed at once; this run brings back those that waited for
+   * their payment's own request or failed, and any a stopped node left pending.
+   */
+  @Inject
+  @ConfigProperty(name = "payments.gateway.webhooks.interval", defaultValue = "PT1S")
+  Duration gatewayEventsInterval;
+
   @Inject
   @ConfigProperty(name = "events.retention.interval", defaultValue = "PT1H")
   Duration eventRetentionInterval;
@@ -90,6 +100,7 @@ public class BackgroundJobs {
     every(relayInterval, "outbox relay", relay::relayDue);
     every(webhooksInterval, "webhook deliveries", webhooks::deliverDue);
     every(eventRetentionInterval, "outbox retention", relay::purgePublished);
+    every(gatewayEventsInterval, "gateway events", gatewayEvents::processDue);
   }
 
   private void every(Duration interval, String name, Runnable job) {

@@ -42,6 +42,11 @@ public record TimelineEntry(
      */
     LATE_CHARGE_HANDLED,
     /** A retry of the customer's request with the key, and what it was answered. */
-    CUSTOMER_RETRY
+    CUSTOMER_RETRY,
+    /**
+     * An event the processor sent by webhook about the attempt's charge, and what its processing
+     * did: settled, confirmed or flagged (docs/payments.md, "Webhooks in").
+     */
+    GATEWAY_EVENT
   }
 }

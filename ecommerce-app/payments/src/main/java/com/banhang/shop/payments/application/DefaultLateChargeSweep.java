@@ -204,10 +204,15 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
    *     gateway key was captured by another attempt (the same charge, already recorded)
    */
   Optional<LateCharge> recordLateCharge(String paymentId, PaymentGateway.ChargeDetails charge) {
-    return transaction.run(() -> decide(paymentId, charge));
+    return transaction.run(() -> decide(paymentId, charge, Timeline.LATE_CHARGE_SWEEP));
   }
 
-  private Optional<LateCharge> decide(String paymentId, PaymentGateway.ChargeDetails charge) {
+  /**
+   * The decision of {@link #recordLateCharge}, in the caller's transaction, written to the timeline
+   * by {@code actor}: the sweep, or a charge event from the processor ({@link
+   * ChargeEventSettlement}).
+   */
+  Optional<LateCharge> decide(String paymentId, PaymentGateway.ChargeDetails charge, String actor) {
     Payment payment =
         payments.lock(paymentId).orElseThrow(() -> new PaymentNotFoundException(paymentId));
     if (payment.status() != Payment.Status.ABANDONED || payment.lateCharge() != null) {
@@ -251,7 +256,7 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
     timeline.inTransaction(
         payment,
         Kind.LATE_CHARGE_CHECK,
-        Timeline.LATE_CHARGE_SWEEP,
+        actor,
         found
             + ": the gateway has "
             + said(charge)
@@ -260,13 +265,13 @@ public class DefaultLateChargeSweep implements LateChargeSweep {
       timeline.inTransaction(
           payment,
           Kind.CAPTURED,
-          Timeline.LATE_CHARGE_SWEEP,
+          actor,
           "recorded as captured late by charge "
               + charge.chargeId()
               + ": order "
               + payment.orderId()
               + " paid");
-      events.settled(payment, Timeline.LATE_CHARGE_SWEEP);
+      events.settled(payment, actor);
     }
     return Optional.of(found);
   }

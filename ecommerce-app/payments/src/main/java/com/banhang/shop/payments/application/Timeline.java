@@ -39,6 +39,9 @@ public class Timeline {
   /** The late-charge sweep. */
   public static final String LATE_CHARGE_SWEEP = "late-charge-sweep";
 
+  /** The processing of an event the processor sent by webhook. */
+  public static final String GATEWAY_WEBHOOK = "gateway-webhook";
+
   /**
    * An operator's resolution: the console's audit names the operator and is merged into the
    * timeline by the console.

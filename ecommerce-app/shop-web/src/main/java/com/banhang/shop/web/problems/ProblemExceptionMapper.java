@@ -6,6 +6,8 @@ import com.banhang.shop.orders.domain.model.OrderAlreadyPaidException;
 import com.banhang.shop.orders.domain.model.OrderNotFoundException;
 import com.banhang.shop.payments.application.GatewayRefusedException;
 import com.banhang.shop.payments.application.GatewayUnavailableException;
+import com.banhang.shop.payments.application.GatewayWebhookRefusedException;
+import com.banhang.shop.payments.application.GatewayWebhooksOffException;
 import com.banhang.shop.payments.domain.model.PaymentAmountMismatchException;
 import com.banhang.shop.payments.domain.model.PaymentInProgressException;
 import com.banhang.shop.payments.domain.model.PaymentNotFoundException;
@@ -56,8 +58,11 @@ public class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
               422, "payment-method-rejected", "Payment refused by the processor", ""),
           // Certainly not charged: a 5xx, so the key is released and a retry runs again.
           GatewayUnavailableException.class,
-          new ProblemDetails(
-              503, "payment-gateway-unavailable", "Payment gateway unavailable", ""));
+          new ProblemDetails(503, "payment-gateway-unavailable", "Payment gateway unavailable", ""),
+          GatewayWebhookRefusedException.class,
+          new ProblemDetails(400, "webhook-refused", "Webhook refused", ""),
+          GatewayWebhooksOffException.class,
+          new ProblemDetails(404, "gateway-webhooks-off", "Gateway webhooks are off", ""));
 
   /**
    * Seconds a client is asked to wait after a 503 (the gateway or the database unavailable):

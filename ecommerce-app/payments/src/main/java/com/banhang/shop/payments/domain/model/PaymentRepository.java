@@ -50,6 +50,9 @@ public interface PaymentRepository {
    */
   long countFlaggedLateCharges(java.util.Collection<LateCharge> flags, boolean includeHandled);
 
+  /** Every attempt made under this gateway key (a key's retries reuse its gateway key). */
+  java.util.List<Payment> findByGatewayKey(String gatewayKey);
+
   /** An attempt captured under this gateway key, if any. */
   Optional<Payment> findCapturedByGatewayKey(String gatewayKey);
 

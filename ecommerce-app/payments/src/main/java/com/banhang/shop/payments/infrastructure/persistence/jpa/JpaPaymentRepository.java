@@ -104,6 +104,13 @@ public class JpaPaymentRepository implements PaymentRepository {
   }
 
   @Override
+  public java.util.List<Payment> findByGatewayKey(String gatewayKey) {
+    return em.createQuery("SELECT p FROM Payment p WHERE p.gatewayKey = :gatewayKey", Payment.class)
+        .setParameter("gatewayKey", gatewayKey)
+        .getResultList();
+  }
+
+  @Override
   public Optional<Payment> findCapturedByGatewayKey(String gatewayKey) {
     return em.createQuery(
             "SELECT p FROM Payment p WHERE p.gatewayKey = :gatewayKey AND p.status = :captured",
