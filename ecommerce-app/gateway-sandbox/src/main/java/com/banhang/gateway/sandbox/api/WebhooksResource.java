@@ -5,17 +5,25 @@ import com.banhang.gateway.sandbox.webhook.ChargeWebhookSettings;
 import com.banhang.gateway.sandbox.webhook.WebhookService;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.StringReader;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code /v1/webhooks}: what a processor's dashboard offers its merchant for webhooks. The events
@@ -46,6 +54,41 @@ public class WebhooksResource {
     List<WebhookEventJson> events =
         webhooks.list(from, limit(limit)).stream().map(WebhookEventJson::of).toList();
     return new WebhookEventListJson(webhooks.enabled(), events);
+  }
+
+  /** Whether the shop's endpoint is enabled: {@code {"enabled": true}}. */
+  @GET
+  @Path("/endpoint")
+  public Map<String, Boolean> endpoint() {
+    return Map.of("enabled", webhooks.endpointEnabled());
+  }
+
+  /**
+   * Enables or disables the shop's endpoint, as a processor's dashboard does, with {@code
+   * {"enabled": false}}: charges made while it is disabled record no event, so none is sent later.
+   * A test that needs webhooks turns them on for itself.
+   */
+  @PUT
+  @Path("/endpoint")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response enableEndpoint(String body) {
+    Boolean enabled = null;
+    try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
+      JsonValue value = reader.readObject().get("enabled");
+      if (value == JsonValue.TRUE) {
+        enabled = true;
+      } else if (value == JsonValue.FALSE) {
+        enabled = false;
+      }
+    } catch (JsonException | ClassCastException e) {
+      enabled = null;
+    }
+    if (enabled == null) {
+      return Response.status(Response.Status.BAD_REQUEST)
+          .entity(new ApiError(INVALID_REQUEST, "the body must be {\"enabled\": true|false}"))
+          .build();
+    }
+    return Response.ok(Map.of("enabled", webhooks.enableEndpoint(enabled))).build();
   }
 
   /** One event with its attempts, or 404 {@code no_such_event}. */

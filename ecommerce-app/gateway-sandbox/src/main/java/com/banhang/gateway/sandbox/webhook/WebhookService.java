@@ -19,9 +19,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The sandbox's webhooks to the shop: records one event per new charge in the charge's own
@@ -48,6 +50,18 @@ public class WebhookService implements ChargeCommitHook {
 
   @Inject WebhookFaultControl faults;
 
+  /**
+   * Whether the shop's endpoint is enabled, as on a processor's dashboard: while it is disabled, a
+   * new charge records no event (none is sent later either); a resend still sends. Starts as {@code
+   * sandbox.webhooks.endpoint-enabled} says (default true), changed at run time through {@code PUT
+   * /v1/webhooks/endpoint}.
+   */
+  @Inject
+  @ConfigProperty(name = "sandbox.webhooks.endpoint-enabled", defaultValue = "true")
+  boolean endpointEnabledAtStart;
+
+  private final AtomicBoolean endpointEnabled = new AtomicBoolean(true);
+
   private final Clock clock = Clock.systemUTC();
   private ChargeWebhookSettings settings;
   private WebhookRepository repository;
@@ -58,6 +72,7 @@ public class WebhookService implements ChargeCommitHook {
   @PostConstruct
   void prepare() {
     settings = configuration.settings();
+    endpointEnabled.set(endpointEnabledAtStart);
     repository = new WebhookRepository(dataSource);
     if (settings.enabled()) {
       dispatcher =
@@ -91,9 +106,25 @@ public class WebhookService implements ChargeCommitHook {
     return settings.enabled();
   }
 
+  /** Whether new charges record events for the shop's endpoint (see {@link #enableEndpoint}). */
+  public boolean endpointEnabled() {
+    return endpointEnabled.get();
+  }
+
+  /**
+   * Enables or disables the shop's endpoint: charges made while it is disabled record no event.
+   *
+   * @return the state now
+   */
+  public boolean enableEndpoint(boolean enabled) {
+    endpointEnabled.set(enabled);
+    LOG.info(() -> "Gateway sandbox webhooks: endpoint " + (enabled ? "enabled" : "disabled"));
+    return enabled;
+  }
+
   @Override
   public void inTransaction(Connection connection, Charge charge) throws SQLException {
-    if (recorder != null) {
+    if (recorder != null && endpointEnabled.get()) {
       recorder.inTransaction(connection, charge);
     }
   }
