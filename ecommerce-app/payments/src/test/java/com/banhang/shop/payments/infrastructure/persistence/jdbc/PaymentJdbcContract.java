@@ -3,8 +3,10 @@ package com.banhang.shop.payments.infrastructure.persistence.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.banhang.shop.payments.api.GatewayEventView;
 import com.banhang.shop.payments.api.PaymentRecord;
 import com.banhang.shop.payments.api.TimelineEntry;
+import com.banhang.shop.payments.application.GatewayEventStore;
 import com.banhang.shop.payments.application.PaymentSearch.Column;
 import com.banhang.shop.payments.application.PaymentTimeline;
 import com.banhang.shop.payments.domain.model.LateCharge;
@@ -42,6 +44,7 @@ abstract class PaymentJdbcContract {
   JdbcPaymentTimeline timeline;
   JdbcPaymentSearch search;
   JdbcLateChargeMarks marks;
+  JdbcGatewayEventStore events;
 
   static void migrate(DataSource dataSource, String folder) {
     String sqlDir = System.getProperty("sql.dir", "../../sql");
@@ -60,7 +63,10 @@ abstract class PaymentJdbcContract {
       statement.executeUpdate("DELETE FROM payment");
       statement.executeUpdate("DELETE FROM order_line");
       statement.executeUpdate("DELETE FROM shop_order");
+      statement.executeUpdate("DELETE FROM gateway_event");
     }
+    events = new JdbcGatewayEventStore();
+    events.dataSource = dataSource();
     timeline = new JdbcPaymentTimeline();
     timeline.dataSource = dataSource();
     search = new JdbcPaymentSearch();
@@ -414,5 +420,142 @@ abstract class PaymentJdbcContract {
       String detail) {
     return new PaymentTimeline.Entry(
         tenant, key, paymentId, T0.plusSeconds(60L * minutes), kind, detail, "shop");
+  }
+
+  // The processor's webhook events (V20): kept once, taken once, parked, retried, marked.
+
+  private static final GatewayEventStore.Key EVENT = new GatewayEventStore.Key("sandbox", "evt_1");
+
+  private static GatewayEventStore.Received received(
+      String eventId, GatewayEventView.Status status, Instant at) {
+    return new GatewayEventStore.Received(
+        "sandbox",
+        eventId,
+        "charge.succeeded",
+        "ch_1",
+        "banhang_k",
+        "{\"id\":\"" + eventId + "\"}",
+        "signature verified with secret 1 of 1, signed at " + at,
+        status,
+        status == GatewayEventView.Status.PARKED ? "unknown type" : null,
+        at);
+  }
+
+  @Test
+  void aGatewayEvent_isKeptOnce_aSecondDeliveryOnlyCounts() {
+    assertThat(events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0))).isTrue();
+    assertThat(
+            events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0.plusSeconds(5))))
+        .isFalse();
+
+    GatewayEventView view = events.page(null, 0, 10).get(0);
+    assertThat(view.deliveries()).isEqualTo(2);
+    assertThat(view.status()).isEqualTo("PENDING");
+    assertThat(view.receivedAt()).isEqualTo(T0);
+    assertThat(view.lastReceivedAt()).isEqualTo(T0.plusSeconds(5));
+    assertThat(view.verification()).startsWith("signature verified with secret 1 of 1");
+    assertThat(events.count(null)).isEqualTo(1);
+    assertThat(events.count(GatewayEventView.Status.FLAGGED)).isZero();
+  }
+
+  @Test
+  void aGatewayEvent_isDueUntilTaken_andTakenOnce() {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    events.receive(received("evt_parked", GatewayEventView.Status.PARKED, T0));
+
+    assertThat(events.due(T0.minusSeconds(1), 10)).isEmpty();
+    assertThat(events.due(T0, 10)).containsExactly(EVENT);
+    assertThat(events.take("sandbox", "evt_1", T0)).isPresent();
+    events.finish(EVENT, GatewayEventView.Status.SETTLED, "settled", "p-1", T0);
+
+    assertThat(events.take("sandbox", "evt_1", T0)).isEmpty();
+    assertThat(events.due(T0.plusSeconds(60), 10)).isEmpty();
+    assertThat(events.ofPayment("p-1"))
+        .extracting(GatewayEventView::status)
+        .containsExactly("SETTLED");
+  }
+
+  @Test
+  void aWaitingGatewayEvent_isDueAgainOnlyAfterItsWait() {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    assertThat(events.take("sandbox", "evt_1", T0)).isPresent();
+    events.later(EVENT, T0.plusSeconds(2), "its request is still running", "p-1");
+
+    assertThat(events.due(T0.plusSeconds(1), 10)).isEmpty();
+    assertThat(events.take("sandbox", "evt_1", T0.plusSeconds(1))).isEmpty();
+    assertThat(events.due(T0.plusSeconds(2), 10)).containsExactly(EVENT);
+  }
+
+  @Test
+  void twoProcessorsAtOnce_takeAGatewayEventOnce_theSecondWaitsAndThenFindsItDone()
+      throws Exception {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    CompletableFuture<Boolean> second;
+    try (Connection first = dataSource().getConnection()) {
+      first.setAutoCommit(false);
+      try (PreparedStatement take = first.prepareStatement(JdbcGatewayEventStore.TAKE);
+          PreparedStatement finish = first.prepareStatement(JdbcGatewayEventStore.FINISH)) {
+        take.setString(1, "sandbox");
+        take.setString(2, "evt_1");
+        take.setObject(3, OffsetDateTime.ofInstant(T0, ZoneOffset.UTC));
+        assertThat(take.executeUpdate()).isEqualTo(1);
+        finish.setString(1, "CONFIRMED");
+        finish.setString(2, "confirmed");
+        finish.setString(3, "p-1");
+        finish.setObject(4, OffsetDateTime.ofInstant(T0, ZoneOffset.UTC));
+        finish.setString(5, "sandbox");
+        finish.setString(6, "evt_1");
+        finish.executeUpdate();
+      }
+      // The other node takes the same event while the first holds its row, uncommitted.
+      second = CompletableFuture.supplyAsync(() -> events.take("sandbox", "evt_1", T0).isPresent());
+      Thread.sleep(300);
+      first.commit();
+    }
+
+    assertThat(second.get(10, TimeUnit.SECONDS)).isFalse();
+    assertThat(events.page(null, 0, 1).get(0).attempts()).isEqualTo(1);
+  }
+
+  @Test
+  void aGatewayEventThatKeepsFailing_isParked_andARetryMakesItPendingAgain() {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    events.failed(EVENT, failures -> T0.plusSeconds(failures), "boom", 2, T0);
+    assertThat(events.due(T0.plusSeconds(1), 10)).containsExactly(EVENT);
+    events.failed(EVENT, failures -> T0.plusSeconds(failures), "boom", 2, T0);
+
+    GatewayEventView parked = events.page(GatewayEventView.Status.PARKED, 0, 10).get(0);
+    assertThat(parked.attempts()).isEqualTo(2);
+    assertThat(parked.detail()).startsWith("parked after 2 failed tries");
+    assertThat(events.due(T0.plusSeconds(600), 10)).isEmpty();
+
+    assertThat(events.unpark(EVENT, T0.plusSeconds(700))).isTrue();
+    assertThat(events.unpark(EVENT, T0.plusSeconds(700))).isFalse();
+    assertThat(events.due(T0.plusSeconds(700), 10)).containsExactly(EVENT);
+    assertThat(events.countsByStatus()).containsEntry(GatewayEventView.Status.PENDING, 1L);
+  }
+
+  @Test
+  void aFlaggedGatewayEvent_isMarkedHandledOnce_andOnlyAFlaggedOne() {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    assertThat(events.markHandled(EVENT, "alice-op", "refunded", T0)).isFalse();
+    events.take("sandbox", "evt_1", T0);
+    events.finish(EVENT, GatewayEventView.Status.FLAGGED, "contradicts", "p-1", T0);
+
+    assertThat(events.markHandled(EVENT, "alice-op", "refunded", T0)).isTrue();
+    assertThat(events.markHandled(EVENT, "bob-op", "again", T0)).isFalse();
+    GatewayEventView view = events.ofPayment("p-1").get(0);
+    assertThat(view.handledBy()).isEqualTo("alice-op");
+    assertThat(view.handledReason()).isEqualTo("refunded");
+  }
+
+  @Test
+  void theDatabaseRefusesAGatewayEventOfAnUnknownStatus() throws SQLException {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      assertThatThrownBy(() -> statement.executeUpdate("UPDATE gateway_event SET status = 'DONE'"))
+          .isInstanceOf(SQLException.class);
+    }
   }
 }
