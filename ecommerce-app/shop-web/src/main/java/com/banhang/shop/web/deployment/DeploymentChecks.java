@@ -64,6 +64,13 @@ public class DeploymentChecks implements Extension {
   private static final String DEVELOPMENT_BODY_KEY = "ZGV2ZWxvcG1lbnQtb25seS1ib2R5LWtleS0wMDAwMDA=";
   private static final String DEVELOPMENT_KEYSTORE_PASSWORD = "development-keystore";
 
+  /**
+   * The gateway sandbox's public webhook secret, which the development profile also verifies the
+   * processor's webhooks with (payments.gateway.webhooks.secrets).
+   */
+  private static final String DEVELOPMENT_SANDBOX_WEBHOOK_SECRET =
+      "whsec_Z2F0ZXdheS1zYW5kYm94LWRldmVsb3BtZW50LXdlYmhvb2stc2VjcmV0";
+
   /** The webhook signing secret of the development profile and its sample subscriber. */
   private static final String DEVELOPMENT_WEBHOOK_SECRET =
       "whsec_ZGV2ZWxvcG1lbnQtb25seS13ZWJob29rLXNlY3JldC0w";
@@ -275,6 +282,14 @@ public class DeploymentChecks implements Extension {
       found.add(
           "idempotency.body-keys (IDEMPOTENCY_BODY_KEYS) holds the published development key;"
               + " make your own: echo \"k1:$(openssl rand -base64 32)\"");
+    }
+    if (value(config, "payments.gateway.webhooks.secrets")
+        .filter(secrets -> secrets.contains(DEVELOPMENT_SANDBOX_WEBHOOK_SECRET))
+        .isPresent()) {
+      found.add(
+          "payments.gateway.webhooks.secrets (PAYMENTS_GATEWAY_WEBHOOKS_SECRETS) holds the gateway"
+              + " sandbox's published secret: anyone could sign a webhook that settles a payment;"
+              + " use the secret your processor gives you");
     }
     if (value(config, "shop.tls.keystore.password")
         .filter(DEVELOPMENT_KEYSTORE_PASSWORD::equals)

@@ -178,6 +178,11 @@ class DeploymentChecksTest {
     // Under another key id too: the key itself is what everyone knows.
     settings.put("idempotency.body-keys", "renamed:ZGV2ZWxvcG1lbnQtb25seS1ib2R5LWtleS0wMDAwMDA=");
     settings.put("shop.tls.keystore.password", "development-keystore");
+    // Beside a real one, during a rotation: still refused.
+    settings.put(
+        "payments.gateway.webhooks.secrets",
+        "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3,"
+            + "whsec_Z2F0ZXdheS1zYW5kYm94LWRldmVsb3BtZW50LXdlYmhvb2stc2VjcmV0");
 
     List<String> problems = DeploymentChecks.problems(config(settings));
 
@@ -186,7 +191,9 @@ class DeploymentChecksTest {
             p -> assertThat(p).contains("PAYMENTS_GATEWAY_KEY_SECRET").contains("published"))
         .anySatisfy(p -> assertThat(p).contains("IDEMPOTENCY_BODY_KEYS").contains("published"))
         .anySatisfy(p -> assertThat(p).contains("SHOP_TLS_KEYSTORE_PASSWORD").contains("published"))
-        .hasSize(3);
+        .anySatisfy(
+            p -> assertThat(p).contains("PAYMENTS_GATEWAY_WEBHOOKS_SECRETS").contains("published"))
+        .hasSize(4);
   }
 
   @Test
