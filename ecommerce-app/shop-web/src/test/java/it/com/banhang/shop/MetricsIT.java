@@ -204,6 +204,21 @@ class MetricsIT {
           .as("payments_gateway_errors_total{call=%s}", call)
           .hasSize(1);
     }
+    for (String result :
+        List.of(
+            "refused",
+            "received",
+            "duplicate",
+            "settled",
+            "confirmed",
+            "flagged",
+            "parked",
+            "waited",
+            "failed")) {
+      assertThat(metrics.series("payments_gateway_webhooks_total", "result", result))
+          .as("payments_gateway_webhooks_total{result=%s}", result)
+          .hasSize(1);
+    }
     assertThat(metrics.series("idempotency_processing_rows", "operation", "payments.charge"))
         .hasSize(1);
   }

@@ -70,9 +70,12 @@ public class GatewayEventInbox {
                 detail,
                 clock.instant()));
     if (!isNew) {
+      processor.count("duplicate");
       return Received.DUPLICATE;
     }
+    processor.count("received");
     if (status == Status.PARKED) {
+      processor.count("parked");
       return Received.PARKED;
     }
     processor.processSoon(provider, webhookId);

@@ -1,12 +1,16 @@
 package com.banhang.shop.payments.application;
 
+import com.banhang.shop.payments.api.GatewayWebhookCounted;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -30,6 +34,7 @@ public class GatewayEventProcessor {
 
   @Inject GatewayEventStore store;
   @Inject GatewayEventStep step;
+  @Inject Event<GatewayWebhookCounted> counted;
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
   ManagedExecutorService executor;
@@ -87,8 +92,12 @@ public class GatewayEventProcessor {
   private boolean processIsolated(GatewayEventStore.Key key) {
     Instant now = clock.instant();
     try {
-      return step.process(key, now, wait).isPresent();
+      Optional<ChargeEventSettlement.Decision> decision = step.process(key, now, wait);
+      decision.ifPresent(
+          d -> count(d.waits() ? "waited" : d.status().name().toLowerCase(Locale.ROOT)));
+      return decision.isPresent();
     } catch (RuntimeException e) {
+      count("failed");
       LOG.log(
           Level.WARNING,
           "could not process gateway event " + key.eventId() + "; tried again later",
@@ -114,6 +123,15 @@ public class GatewayEventProcessor {
       next = next.multipliedBy(2);
     }
     return next.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : next;
+  }
+
+  /** Metrics only: an observer that fails changes nothing here. */
+  void count(String result) {
+    try {
+      counted.fire(new GatewayWebhookCounted(result));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "an observer of GatewayWebhookCounted failed", e);
+    }
   }
 
   private static String describe(RuntimeException e) {

@@ -3,10 +3,12 @@ package com.banhang.shop.payments.rest;
 import com.banhang.events.webhooks.RefusedWebhookException;
 import com.banhang.events.webhooks.StandardWebhookVerification;
 import com.banhang.events.webhooks.VerifiedWebhook;
+import com.banhang.shop.payments.api.GatewayWebhookCounted;
 import com.banhang.shop.payments.application.GatewayWebhookRefusedException;
 import com.banhang.shop.payments.application.GatewayWebhooksOffException;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,6 +40,8 @@ public class GatewayWebhookVerifier {
   @Inject
   @ConfigProperty(name = "payments.gateway.webhooks.provider", defaultValue = "gateway")
   String provider;
+
+  @Inject Event<GatewayWebhookCounted> counted;
 
   private StandardWebhookVerification verification;
 
@@ -79,6 +83,7 @@ public class GatewayWebhookVerifier {
     try {
       return verification.check(headers, body);
     } catch (RefusedWebhookException e) {
+      counted.fire(new GatewayWebhookCounted("refused"));
       throw new GatewayWebhookRefusedException(e.getMessage());
     }
   }

@@ -1,6 +1,7 @@
 package com.banhang.shop.web.metrics;
 
 import com.banhang.shop.payments.api.GatewayCallFailed;
+import com.banhang.shop.payments.api.GatewayWebhookCounted;
 import com.banhang.shop.payments.api.LateChargeChecked;
 import com.banhang.shop.payments.api.LateChargeReport;
 import com.banhang.shop.payments.api.ReconciliationChecked;
@@ -20,8 +21,10 @@ import org.eclipse.microprofile.metrics.Tag;
  * every key reconciliation examined, and {@code payments_gateway_errors_total{call}}, failed calls
  * to the gateway (every try, also those retried), and {@code payments_late_charges_total{outcome}},
  * what the late-charge sweep found for each abandoned attempt it examined ({@code double_charge}
- * and {@code mismatch} need an operator: alert on them). Every series exists from the start at
- * zero, so that a rate or an alert on it has something to read before the first event.
+ * and {@code mismatch} need an operator: alert on them), and {@code
+ * payments_gateway_webhooks_total{result}}, the processor's webhooks (alert on {@code flagged} and
+ * {@code parked}). Every series exists from the start at zero, so that a rate or an alert on it has
+ * something to read before the first event.
  */
 @ApplicationScoped
 public class PaymentsMetrics {
@@ -48,6 +51,14 @@ public class PaymentsMetrics {
                   + " double_charge and mismatch need an operator")
           .build();
 
+  private static final Metadata GATEWAY_WEBHOOKS =
+      Metadata.builder()
+          .withName("payments.gateway.webhooks")
+          .withDescription(
+              "The processor's webhooks: deliveries refused, received or duplicate, and what the"
+                  + " processing of each event did; flagged and parked need an operator")
+          .build();
+
   @Inject MetricRegistry registry;
 
   void registerAtStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
@@ -56,6 +67,9 @@ public class PaymentsMetrics {
     }
     for (LateChargeReport.Finding finding : LateChargeReport.Finding.values()) {
       registry.counter(LATE_CHARGES, lateTag(finding));
+    }
+    for (String result : GatewayWebhookCounted.RESULTS) {
+      registry.counter(GATEWAY_WEBHOOKS, new Tag("result", result));
     }
     for (String call :
         List.of(
@@ -76,6 +90,10 @@ public class PaymentsMetrics {
 
   private static Tag lateTag(LateChargeReport.Finding finding) {
     return new Tag("outcome", finding.name().toLowerCase(Locale.ROOT));
+  }
+
+  void countGatewayWebhook(@Observes GatewayWebhookCounted counted) {
+    registry.counter(GATEWAY_WEBHOOKS, new Tag("result", counted.result())).inc();
   }
 
   void countGatewayError(@Observes GatewayCallFailed failed) {
