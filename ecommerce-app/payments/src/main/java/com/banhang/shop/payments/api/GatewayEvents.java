@@ -2,6 +2,7 @@ package com.banhang.shop.payments.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The events the processor sent by webhook, for the operator console (docs/payments.md, "Webhooks
@@ -21,6 +22,18 @@ public interface GatewayEvents {
 
   /** How many {@link #page} lists in all for {@code status} (null: all). */
   long count(String status);
+
+  /** One event, whatever its status; empty when there is no such event. */
+  Optional<GatewayEventView> find(String provider, String eventId);
+
+  /**
+   * What waits for an operator, newest delivery first: parked events (an operator may retry them)
+   * and flagged ones nobody has marked handled.
+   */
+  List<GatewayEventView> needingOperator(int offset, int limit);
+
+  /** How many flagged events nobody has marked handled yet (the console's Overview). */
+  long countFlaggedUnhandled();
 
   /** The events matched with a payment, oldest first: its part of the payment's timeline. */
   List<GatewayEventView> ofPayment(String paymentId);

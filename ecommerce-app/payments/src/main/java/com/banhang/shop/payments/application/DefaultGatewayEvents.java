@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** The operator's view of the processor's webhook events (see {@link GatewayEvents}). */
 @ApplicationScoped
@@ -32,6 +33,24 @@ public class DefaultGatewayEvents implements GatewayEvents {
   @Override
   public List<GatewayEventView> ofPayment(String paymentId) {
     return store.ofPayment(paymentId);
+  }
+
+  @Override
+  public Optional<GatewayEventView> find(String provider, String eventId) {
+    if (provider == null || eventId == null) {
+      return Optional.empty();
+    }
+    return store.find(new GatewayEventStore.Key(provider, eventId));
+  }
+
+  @Override
+  public List<GatewayEventView> needingOperator(int offset, int limit) {
+    return store.needingOperator(Math.max(0, offset), Math.max(0, limit));
+  }
+
+  @Override
+  public long countFlaggedUnhandled() {
+    return store.countFlaggedUnhandled();
   }
 
   @Override

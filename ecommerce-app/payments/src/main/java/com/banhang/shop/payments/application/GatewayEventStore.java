@@ -70,6 +70,13 @@ public interface GatewayEventStore {
 
   List<GatewayEventView> ofPayment(String paymentId);
 
+  Optional<GatewayEventView> find(Key key);
+
+  /** Parked events and flagged ones not marked handled, newest delivery first. */
+  List<GatewayEventView> needingOperator(int offset, int limit);
+
+  long countFlaggedUnhandled();
+
   Map<GatewayEventView.Status, Long> countsByStatus();
 
   /** A parked event pending again, due at {@code now}. @return false if none was parked */

@@ -84,6 +84,13 @@ public class JdbcGatewayEventStore implements GatewayEventStore {
       "UPDATE gateway_event SET handled_at = ?, handled_by = ?, handled_reason = ?"
           + " WHERE provider = ? AND event_id = ? AND status = 'FLAGGED' AND handled_at IS NULL";
 
+  /** What waits for an operator: parked, or flagged and not marked handled. */
+  static final String NEEDING_OPERATOR =
+      " WHERE status = 'PARKED' OR (status = 'FLAGGED' AND handled_at IS NULL)";
+
+  static final String FLAGGED_UNHANDLED =
+      "SELECT COUNT(*) FROM gateway_event WHERE status = 'FLAGGED' AND handled_at IS NULL";
+
   @Resource(lookup = "jdbc/shop")
   DataSource dataSource;
 
@@ -270,6 +277,44 @@ public class JdbcGatewayEventStore implements GatewayEventStore {
     return views(
         "SELECT " + COLUMNS + " FROM gateway_event WHERE payment_id = ? ORDER BY received_at",
         paymentId);
+  }
+
+  @Override
+  public Optional<GatewayEventView> find(Key key) {
+    return views(
+            "SELECT " + COLUMNS + " FROM gateway_event WHERE provider = ? AND event_id = ?",
+            key.provider(),
+            key.eventId())
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public List<GatewayEventView> needingOperator(int offset, int limit) {
+    if (limit < 1) {
+      // SQL Server refuses FETCH NEXT 0 ROWS.
+      return List.of();
+    }
+    return views(
+        "SELECT "
+            + COLUMNS
+            + " FROM gateway_event"
+            + NEEDING_OPERATOR
+            + " ORDER BY last_received_at DESC, event_id OFFSET ? ROWS FETCH NEXT ? ROWS ONLY",
+        offset,
+        limit);
+  }
+
+  @Override
+  public long countFlaggedUnhandled() {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement select = connection.prepareStatement(FLAGGED_UNHANDLED);
+        ResultSet row = select.executeQuery()) {
+      row.next();
+      return row.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot count gateway events: " + e.getMessage(), e);
+    }
   }
 
   @Override
