@@ -30,6 +30,7 @@ public class OperationsOverview {
   @Inject IdempotencyKeys keys;
   @Inject OperationsTimeline timeline;
   @Inject LateCharges lateCharges;
+  @Inject GatewayEventsIn gatewayEvents;
   @Inject ConsoleMinutes minutes;
 
   /**
@@ -200,7 +201,9 @@ public class OperationsOverview {
         reconciliation,
         gatewayErrors,
         perMinute,
-        lateCharges.countNeedingOperator());
+        lateCharges.countNeedingOperator(),
+        gatewayEvents.countFlaggedUnhandled(),
+        gatewayEvents.countParked());
   }
 
   /** Every series of the per-minute chart, in the order of its legend. */

@@ -681,16 +681,27 @@ public class OperatorActions {
       return Optional.of(
           ActionResult.refused("say how the late charge was handled: refunded or accepted"));
     }
+    return reasonRefusal("a late charge", reason);
+  }
+
+  /**
+   * Why {@code reason} is not one a colleague can act on: missing, without a ticket at its end
+   * ("... [ticket INC-42]", as the console's dialog writes it), or shorter than {@value
+   * #MIN_HANDLING_REASON_LENGTH} characters besides the ticket; empty when it is one.
+   *
+   * @param what what is being marked handled, for the refusal's words ("a late charge")
+   */
+  private static Optional<ActionResult> reasonRefusal(String what, String reason) {
     if (blank(reason)) {
-      return Optional.of(
-          ActionResult.refused("a reason is required to mark a late charge handled"));
+      return Optional.of(ActionResult.refused("a reason is required to mark " + what + " handled"));
     }
     java.util.regex.Matcher withTicket = WITH_TICKET.matcher(reason.trim());
     if (!withTicket.matches()) {
       return Optional.of(
           ActionResult.refused(
-              "a ticket reference is required to mark a late charge handled: end the reason"
-                  + " with [ticket <reference>]"));
+              "a ticket reference is required to mark "
+                  + what
+                  + " handled: end the reason with [ticket <reference>]"));
     }
     if (withTicket.group(1).trim().length() < MIN_HANDLING_REASON_LENGTH) {
       return Optional.of(
@@ -724,5 +735,220 @@ public class OperatorActions {
     return answer.done()
         ? ActionResult.done(answer.message())
         : ActionResult.refused(answer.message());
+  }
+
+  /**
+   * Audit action names of the processor's webhook events (docs/operations.md, "Gateway events").
+   */
+  public static final String READ_GATEWAY_EVENTS = "READ_GATEWAY_EVENTS";
+
+  public static final String RETRY_GATEWAY_EVENT = "RETRY_GATEWAY_EVENT";
+  public static final String GATEWAY_EVENT_HANDLED = "GATEWAY_EVENT_HANDLED";
+
+  /** The longest reason a gateway event is marked handled with (its column's width, V20). */
+  public static final int MAX_GATEWAY_EVENT_REASON_LENGTH = 500;
+
+  @Inject com.banhang.shop.payments.api.GatewayEvents gatewayEvents;
+
+  /**
+   * Processes a parked gateway event again now (docs/operations.md, "Gateway events"): payments
+   * makes it pending and processes it at once, so the answer says where it stands after (settled,
+   * confirmed, flagged, pending again, or parked again with why). Refused, and nothing changes, for
+   * an event that does not exist or is not parked. Audited as {@value #RETRY_GATEWAY_EVENT} after
+   * it, on the key of the event's payment when it has one, so that the payment's timeline shows it;
+   * a settlement the processing makes is payments' own, on the payment's timeline.
+   */
+  public ActionResult retryGatewayEvent(String operator, String provider, String eventId) {
+    String why = gatewayEventName(provider, eventId);
+    if (blank(provider) || blank(eventId)) {
+      return record(
+          operator,
+          RETRY_GATEWAY_EVENT,
+          null,
+          why,
+          ActionResult.refused("select the gateway event to retry"));
+    }
+    GatewayEventRead read = readGatewayEvent(provider, eventId);
+    if (read.answer() != null) {
+      return record(operator, RETRY_GATEWAY_EVENT, null, why, read.answer());
+    }
+    com.banhang.shop.payments.api.GatewayEventView event = read.event();
+    KeyRef ref = keyOfPayment(event.paymentId());
+    if (!PARKED.equals(event.status())) {
+      return record(
+          operator,
+          RETRY_GATEWAY_EVENT,
+          ref,
+          why,
+          ActionResult.refused(
+              "gateway event "
+                  + eventId
+                  + " is "
+                  + event.status()
+                  + ", not parked: only a parked event is retried"));
+    }
+    ActionResult result;
+    try {
+      if (gatewayEvents.retry(provider, eventId)) {
+        result =
+            ActionResult.done("gateway event " + eventId + " retried: " + after(provider, eventId));
+      } else {
+        result =
+            ActionResult.refused(
+                "gateway event " + eventId + " is no longer parked (retried meanwhile?)");
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "retrying a gateway event failed", e);
+      result = new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage());
+    }
+    return record(operator, RETRY_GATEWAY_EVENT, ref, why, result);
+  }
+
+  /**
+   * Marks a flagged gateway event handled (docs/operations.md, "Gateway events"): the operator
+   * dealt with the contradiction at the processor or on the payment. Nothing is applied to the
+   * payment; the mark records who and why and takes the event off the Overview's count. The reason
+   * follows the late charges' rule (at least {@value #MIN_HANDLING_REASON_LENGTH} characters and a
+   * ticket, at most {@value #MAX_GATEWAY_EVENT_REASON_LENGTH} in all). Payments makes the mark by
+   * one conditional update (the first of two marks wins); it is audited as {@value
+   * #GATEWAY_EVENT_HANDLED} right after, refusals and failures too.
+   */
+  public ActionResult markGatewayEventHandled(
+      String operator, String provider, String eventId, String reason) {
+    String why = gatewayEventName(provider, eventId) + (blank(reason) ? "" : ": " + reason.trim());
+    if (blank(provider) || blank(eventId)) {
+      return record(
+          operator,
+          GATEWAY_EVENT_HANDLED,
+          null,
+          why,
+          ActionResult.refused("select the gateway event to mark handled"));
+    }
+    Optional<ActionResult> refusal = reasonRefusal("a gateway event", reason);
+    if (refusal.isEmpty() && reason.trim().length() > MAX_GATEWAY_EVENT_REASON_LENGTH) {
+      refusal =
+          Optional.of(
+              ActionResult.refused(
+                  "a reason of at most "
+                      + MAX_GATEWAY_EVENT_REASON_LENGTH
+                      + " characters, ticket included"));
+    }
+    if (refusal.isPresent()) {
+      return record(operator, GATEWAY_EVENT_HANDLED, null, why, refusal.get());
+    }
+    GatewayEventRead read = readGatewayEvent(provider, eventId);
+    if (read.answer() != null) {
+      return record(operator, GATEWAY_EVENT_HANDLED, null, why, read.answer());
+    }
+    com.banhang.shop.payments.api.GatewayEventView event = read.event();
+    KeyRef ref = keyOfPayment(event.paymentId());
+    Optional<ActionResult> notMarkable = notMarkable(event);
+    if (notMarkable.isPresent()) {
+      return record(operator, GATEWAY_EVENT_HANDLED, ref, why, notMarkable.get());
+    }
+    ActionResult result;
+    try {
+      if (gatewayEvents.markHandled(provider, eventId, operator, reason.trim())) {
+        result =
+            ActionResult.done(
+                "gateway event "
+                    + eventId
+                    + " marked handled by "
+                    + operator
+                    + "; nothing was applied to the payment");
+      } else {
+        // Another mark won meanwhile: say whose, when it can be read.
+        result =
+            readGatewayEvent(provider, eventId)
+                .eventOrEmpty()
+                .flatMap(OperatorActions::notMarkable)
+                .orElse(
+                    ActionResult.refused(
+                        "gateway event " + eventId + " is no longer waiting for a mark"));
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "marking a gateway event handled failed", e);
+      result = new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage());
+    }
+    return record(operator, GATEWAY_EVENT_HANDLED, ref, why, result);
+  }
+
+  private static final String PARKED =
+      com.banhang.shop.payments.api.GatewayEventView.Status.PARKED.name();
+  private static final String FLAGGED =
+      com.banhang.shop.payments.api.GatewayEventView.Status.FLAGGED.name();
+
+  /** Why a gateway event cannot be marked handled: not flagged, or marked already. */
+  private static Optional<ActionResult> notMarkable(
+      com.banhang.shop.payments.api.GatewayEventView event) {
+    if (!FLAGGED.equals(event.status())) {
+      return Optional.of(
+          ActionResult.refused(
+              "gateway event "
+                  + event.eventId()
+                  + " is "
+                  + event.status()
+                  + ", not flagged: only a flagged event is marked handled"));
+    }
+    if (event.handledBy() != null) {
+      return Optional.of(
+          ActionResult.refused(
+              "gateway event "
+                  + event.eventId()
+                  + " was already handled by "
+                  + event.handledBy()
+                  + " ("
+                  + event.handledReason()
+                  + "); nothing changed"));
+    }
+    return Optional.empty();
+  }
+
+  /** A gateway event read for an action: the event, or the answer that ends the action. */
+  private record GatewayEventRead(
+      com.banhang.shop.payments.api.GatewayEventView event, ActionResult answer) {
+
+    Optional<com.banhang.shop.payments.api.GatewayEventView> eventOrEmpty() {
+      return Optional.ofNullable(event);
+    }
+  }
+
+  private GatewayEventRead readGatewayEvent(String provider, String eventId) {
+    try {
+      return gatewayEvents
+          .find(provider, eventId)
+          .map(event -> new GatewayEventRead(event, null))
+          .orElseGet(
+              () ->
+                  new GatewayEventRead(
+                      null,
+                      ActionResult.refused("no gateway event " + eventId + " from " + provider)));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "could not read gateway event " + LogText.of(eventId), e);
+      return new GatewayEventRead(
+          null, new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage()));
+    }
+  }
+
+  /** Where a retried event stands now, in words; its processing already ran. */
+  private String after(String provider, String eventId) {
+    try {
+      return gatewayEvents
+          .find(provider, eventId)
+          .map(
+              event ->
+                  "now "
+                      + event.status()
+                      + (blank(event.detail()) ? "" : " (" + event.detail() + ")"))
+          .orElse("processed");
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "could not read a retried gateway event", e);
+      return "processed; where it stands could not be read";
+    }
+  }
+
+  /** How the audit names a gateway event: its provider and id. */
+  private static String gatewayEventName(String provider, String eventId) {
+    return "gateway event " + provider + "/" + eventId;
   }
 }

@@ -17,6 +17,10 @@ import java.util.Map;
  * @param perMinute the last 60 minutes, oldest first
  * @param lateChargesNeedingOperator late charges flagged double charge or mismatch that nobody has
  *     marked handled (every node, from the database): see the Late charges view
+ * @param gatewayEventsFlagged the processor's webhook events that contradict the shop's record and
+ *     that nobody has marked handled (every node, from the database): see the Gateway events view
+ * @param gatewayEventsParked the processor's webhook events whose processing gave up (unknown type,
+ *     unreadable, failed too often): an operator may retry them in the Gateway events view
  */
 public record OverviewSnapshot(
     Instant takenAt,
@@ -27,7 +31,14 @@ public record OverviewSnapshot(
     Map<String, Long> reconciliationFindings,
     long gatewayErrors,
     List<MinutePoint> perMinute,
-    long lateChargesNeedingOperator) {
+    long lateChargesNeedingOperator,
+    long gatewayEventsFlagged,
+    long gatewayEventsParked) {
+
+  /** Gateway events an operator must look at: flagged and not handled, or parked. */
+  public long gatewayEventsNeedingOperator() {
+    return gatewayEventsFlagged + gatewayEventsParked;
+  }
 
   /** Keyed requests of one operation over the last hour, by what the idempotency layer did. */
   public record OperationCounts(

@@ -1,5 +1,6 @@
 package com.banhang.shop.admin.application;
 
+import com.banhang.shop.payments.api.GatewayEventView;
 import com.banhang.shop.payments.api.PaymentRecord;
 import com.banhang.shop.payments.api.TimelineEntry;
 import java.util.List;
@@ -15,12 +16,16 @@ import java.util.Optional;
  * @param resolvable whether an operator may resolve the key by hand now ({@link
  *     com.banhang.shop.payments.api.PaymentResolution#resolvable}); the resolution checks the same
  *     rule again on the server
+ * @param gatewayEvents the processor's webhook events matched with the payment, oldest first, each
+ *     with its verification and status (their processing is on the timeline as {@code
+ *     GATEWAY_EVENT} entries)
  */
 public record PaymentPage(
     PaymentRecord payment,
     Optional<StuckOperationDetail> key,
     List<TimelineEntry> timeline,
-    boolean resolvable) {
+    boolean resolvable,
+    List<GatewayEventView> gatewayEvents) {
 
   /** The key the payment was made under. */
   public KeyRef keyRef() {

@@ -1,6 +1,7 @@
 package com.banhang.shop.admin.application;
 
 import com.banhang.shop.orders.api.OrderLookup;
+import com.banhang.shop.payments.api.GatewayEvents;
 import com.banhang.shop.payments.api.PaymentRecord;
 import com.banhang.shop.payments.api.PaymentRecords;
 import com.banhang.shop.payments.api.PaymentResolution;
@@ -34,6 +35,7 @@ public class PaymentPages {
   @Inject OrderLookup orders;
   @Inject StuckOperations stuck;
   @Inject AuditLog audit;
+  @Inject GatewayEvents gatewayEvents;
 
   /**
    * The payments a search term names, newest first: a payment id, order id, merchant order id,
@@ -93,7 +95,12 @@ public class PaymentPages {
       timeline.add(fromAudit(entry));
     }
     timeline.sort(Comparator.comparing(TimelineEntry::at));
-    return new PaymentPage(payment, key, List.copyOf(timeline), resolvable);
+    return new PaymentPage(
+        payment,
+        key,
+        List.copyOf(timeline),
+        resolvable,
+        List.copyOf(gatewayEvents.ofPayment(payment.paymentId())));
   }
 
   private static TimelineEntry fromAudit(AuditEntry entry) {

@@ -23,6 +23,15 @@ final class OperatorProblems {
         .toResponse();
   }
 
+  static Response gatewayEventNotFound(String provider, String eventId) {
+    return new ProblemDetails(
+            404,
+            "gateway-event-not-found",
+            "Gateway event not found",
+            "no gateway event " + eventId + " from " + provider)
+        .toResponse();
+  }
+
   static Response notFound(String detail) {
     return new ProblemDetails(404, "key-not-found", "Key not found", detail).toResponse();
   }

@@ -28,6 +28,7 @@ class PaymentPagesTest {
     pages.orders = mock(OrderLookup.class);
     pages.stuck = mock(StuckOperations.class);
     pages.audit = mock(AuditLog.class);
+    pages.gatewayEvents = mock(com.banhang.shop.payments.api.GatewayEvents.class);
   }
 
   private static PaymentRecord payment(String id, String orderId, int attempt, Instant created) {
@@ -115,6 +116,48 @@ class PaymentPagesTest {
     assertThat(page.timeline().get(1).detail()).contains("NOT_FOUND: no charge", "payment p-1");
     assertThat(page.resolvable()).isTrue();
     assertThat(page.lastGatewayAnswer()).isEqualTo("gateway said 404");
+  }
+
+  @Test
+  void thePageCarriesThePaymentsGatewayEvents_withTheirGatewayEventEntriesOnTheTimeline() {
+    PaymentRecord p = payment("p-1", "o-1", 1, T0);
+    when(pages.payments.find("p-1")).thenReturn(Optional.of(p));
+    when(pages.payments.timeline("p-1"))
+        .thenReturn(
+            List.of(
+                new TimelineEntry(T0, "ATTEMPT_STARTED", "PENDING", "customer", "p-1"),
+                new TimelineEntry(
+                    T0.plusSeconds(300),
+                    "GATEWAY_EVENT",
+                    "charge.succeeded evt_1: FLAGGED",
+                    "gateway-webhook",
+                    "p-1")));
+    com.banhang.shop.payments.api.GatewayEventView flagged =
+        new com.banhang.shop.payments.api.GatewayEventView(
+            "sandbox",
+            "evt_1",
+            "charge.succeeded",
+            "ch_1",
+            "gk-p-1",
+            "p-1",
+            "FLAGGED",
+            "the payment is ABANDONED",
+            "signature verified with secret 1 of 1",
+            1,
+            1,
+            T0.plusSeconds(299),
+            T0.plusSeconds(299),
+            T0.plusSeconds(300),
+            null,
+            null);
+    when(pages.gatewayEvents.ofPayment("p-1")).thenReturn(List.of(flagged));
+
+    PaymentPage page = pages.page("p-1").orElseThrow();
+
+    assertThat(page.gatewayEvents()).containsExactly(flagged);
+    assertThat(page.timeline())
+        .extracting(TimelineEntry::kind)
+        .containsExactly("ATTEMPT_STARTED", "GATEWAY_EVENT");
   }
 
   @Test

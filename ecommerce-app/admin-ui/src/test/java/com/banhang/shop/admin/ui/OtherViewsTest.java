@@ -72,7 +72,9 @@ class OtherViewsTest extends ConsoleTestBase {
         Map.of("NEEDS_OPERATOR", 2L),
         6,
         minutes,
-        3);
+        3,
+        2,
+        1);
   }
 
   @Test

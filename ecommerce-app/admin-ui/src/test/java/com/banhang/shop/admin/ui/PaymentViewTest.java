@@ -86,7 +86,11 @@ class PaymentViewTest extends ConsoleTestBase {
         .thenReturn(
             Optional.of(
                 new PaymentPage(
-                    payment, Optional.of(Fixtures.detailOf(op)), timeline, resolvable)));
+                    payment,
+                    Optional.of(Fixtures.detailOf(op)),
+                    timeline,
+                    resolvable,
+                    List.of())));
   }
 
   private void openPayment() {
