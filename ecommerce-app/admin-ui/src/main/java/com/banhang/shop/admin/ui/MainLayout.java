@@ -61,6 +61,7 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         new SideNavItem(Texts.t("nav.overview"), OverviewView.class),
         new SideNavItem(Texts.t("nav.stuck"), StuckOperationsView.class),
         new SideNavItem(Texts.t("nav.late-charges"), LateChargesView.class),
+        new SideNavItem(Texts.t("nav.gateway-events"), GatewayEventsView.class),
         new SideNavItem(Texts.t("nav.events"), EventsOutView.class),
         new SideNavItem(Texts.t("nav.keys"), KeyLookupView.class),
         new SideNavItem(Texts.t("nav.retention"), RetentionView.class),

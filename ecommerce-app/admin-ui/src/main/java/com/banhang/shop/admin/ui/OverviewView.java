@@ -47,6 +47,7 @@ public class OverviewView extends VerticalLayout implements HasDynamicTitle {
   private final Grid<Row> reconciliation = new Grid<>();
   private final Span gatewayErrors = new Span();
   private final Span lateCharges = new Span();
+  private final Span gatewayEvents = new Span();
   private final Div chart = new Div();
   private final RadioButtonGroup<ChartRange> range = new RadioButtonGroup<>();
   private final Span chartsNote = new Span();
@@ -92,6 +93,7 @@ public class OverviewView extends VerticalLayout implements HasDynamicTitle {
     reconciliation.removeColumnByKey("name");
     gatewayErrors.setId("overview-gateway-errors");
     lateCharges.setId("overview-late-charges");
+    gatewayEvents.setId("overview-gateway-events");
     chart.setId("overview-chart-box");
     chart.setWidthFull();
     chart.getStyle().set("overflow-x", "auto");
@@ -126,6 +128,7 @@ public class OverviewView extends VerticalLayout implements HasDynamicTitle {
     add(
         header,
         lateCharges,
+        gatewayEvents,
         chartsHeader,
         charts,
         new H3(Texts.t("overview.operations")),
@@ -230,6 +233,19 @@ public class OverviewView extends VerticalLayout implements HasDynamicTitle {
     if (snapshot.lateChargesNeedingOperator() > 0) {
       lateCharges.addClassName(LumoUtility.TextColor.ERROR);
     }
+    long gatewayEventsWaiting = snapshot.gatewayEventsNeedingOperator();
+    gatewayEvents.setText(
+        Texts.t(
+            gatewayEventsWaiting > 0
+                ? "overview.gateway-events.some"
+                : "overview.gateway-events.none",
+            gatewayEventsWaiting,
+            snapshot.gatewayEventsFlagged(),
+            snapshot.gatewayEventsParked()));
+    gatewayEvents.removeClassName(LumoUtility.TextColor.ERROR);
+    if (gatewayEventsWaiting > 0) {
+      gatewayEvents.addClassName(LumoUtility.TextColor.ERROR);
+    }
     chart.removeAll();
     Html perMinute = new Html("<div>" + SvgChart.render(snapshot.perMinute()) + "</div>");
     perMinute.setId("overview-node-chart");
@@ -279,6 +295,7 @@ public class OverviewView extends VerticalLayout implements HasDynamicTitle {
     reconciliation.setItems(List.of());
     gatewayErrors.setText("");
     lateCharges.setText("");
+    gatewayEvents.setText("");
     chart.removeAll();
   }
 }

@@ -7,6 +7,7 @@ import com.banhang.shop.admin.application.PaymentPage;
 import com.banhang.shop.admin.application.PaymentPages;
 import com.banhang.shop.admin.application.StuckOperation;
 import com.banhang.shop.admin.application.StuckOperationDetail;
+import com.banhang.shop.payments.api.GatewayEventView;
 import com.banhang.shop.payments.api.GatewayLookup.GatewayAnswer;
 import com.banhang.shop.payments.api.PaymentRecord;
 import com.banhang.shop.payments.api.TimelineEntry;
@@ -48,6 +49,7 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver, 
   private final VerticalLayout content = new VerticalLayout();
   private final VerticalLayout gatewayPanel = new VerticalLayout();
   final Grid<TimelineEntry> timeline = new Grid<>();
+  final Grid<GatewayEventView> gatewayEvents = new Grid<>();
   final Button askGateway = new Button(Texts.t("payment.ask-gateway"), e -> askGateway());
   final Button reconcile = new Button(Texts.t("payment.reconcile"), e -> reconcile());
   final Button resolveCharged =
@@ -99,6 +101,7 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver, 
         .setHeader(Texts.t("payment.timeline.detail"))
         .setFlexGrow(1);
     timeline.setAllRowsVisible(true);
+    gatewayEventsGrid();
     add(title, content);
   }
 
@@ -181,6 +184,63 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver, 
 
     timeline.setItems(page.timeline());
     content.add(new H3(Texts.t("payment.timeline")), timeline);
+
+    // Beside the timeline, which has each event's processing as a GATEWAY_EVENT entry: what the
+    // processor said, how its signature was verified, and where its processing stands.
+    List<GatewayEventView> received =
+        page.gatewayEvents() == null ? List.of() : page.gatewayEvents();
+    gatewayEvents.setItems(received);
+    gatewayEvents.setVisible(!received.isEmpty());
+    content.add(new H3(Texts.t("payment.gateway-events")));
+    if (received.isEmpty()) {
+      Span none = new Span(Texts.t("payment.gateway-events.none"));
+      none.setId("payment-gateway-events-none");
+      content.add(none);
+    }
+    content.add(gatewayEvents);
+  }
+
+  /**
+   * The payment's gateway events: the same columns as the Gateway events view, less the payment.
+   */
+  private void gatewayEventsGrid() {
+    gatewayEvents.setId("payment-gateway-events-grid");
+    gatewayEvents.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_WRAP_CELL_CONTENT);
+    gatewayEvents
+        .addColumn(e -> Formats.instant(e.receivedAt()))
+        .setTooltipGenerator(e -> Formats.utc(e.receivedAt()))
+        .setHeader(Texts.t("gateway-events.column.received"))
+        .setWidth("13em")
+        .setFlexGrow(0);
+    gatewayEvents
+        .addColumn(GatewayEventView::type)
+        .setHeader(Texts.t("gateway-events.column.type"))
+        .setWidth("11em")
+        .setFlexGrow(0);
+    gatewayEvents
+        .addColumn(e -> e.provider() + "/" + e.eventId())
+        .setHeader(Texts.t("gateway-events.column.event"))
+        .setWidth("14em")
+        .setFlexGrow(0);
+    gatewayEvents
+        .addColumn(GatewayEventView::status)
+        .setHeader(Texts.t("gateway-events.column.status"))
+        .setWidth("8em")
+        .setFlexGrow(0);
+    gatewayEvents
+        .addColumn(e -> Formats.text(e.verification()))
+        .setHeader(Texts.t("gateway-events.column.verification"))
+        .setFlexGrow(1);
+    gatewayEvents
+        .addColumn(e -> Formats.text(e.detail()))
+        .setHeader(Texts.t("gateway-events.column.detail"))
+        .setFlexGrow(1);
+    gatewayEvents
+        .addColumn(GatewayEventsView::handled)
+        .setHeader(Texts.t("gateway-events.column.handled"))
+        .setWidth("12em")
+        .setFlexGrow(0);
+    gatewayEvents.setAllRowsVisible(true);
   }
 
   private VerticalLayout keyState(Optional<StuckOperationDetail> key) {

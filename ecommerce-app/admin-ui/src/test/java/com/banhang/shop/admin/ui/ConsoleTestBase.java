@@ -50,6 +50,8 @@ abstract class ConsoleTestBase {
   final OperatorAuthenticator authenticator = mock(OperatorAuthenticator.class);
   final PaymentPages paymentPages = mock(PaymentPages.class);
   final EventsOut eventsOut = mock(EventsOut.class);
+  final com.banhang.shop.admin.application.GatewayEventsIn gatewayEvents =
+      mock(com.banhang.shop.admin.application.GatewayEventsIn.class);
 
   @BeforeEach
   void setUpVaadin() {
@@ -114,6 +116,9 @@ abstract class ConsoleTestBase {
       }
       if (type == LateChargesView.class) {
         return new LateChargesView(lateCharges, actions);
+      }
+      if (type == GatewayEventsView.class) {
+        return new GatewayEventsView(gatewayEvents, actions);
       }
       if (type == AuditView.class) {
         return new AuditView(audit);

@@ -63,6 +63,7 @@ class ConsoleTextsTest extends ConsoleTestBase {
             english("nav.overview"),
             english("nav.stuck"),
             english("nav.late-charges"),
+            english("nav.gateway-events"),
             english("nav.events"),
             english("nav.keys"),
             english("nav.retention"),
@@ -89,6 +90,7 @@ class ConsoleTextsTest extends ConsoleTestBase {
             OverviewView.class,
             StuckOperationsView.class,
             LateChargesView.class,
+            GatewayEventsView.class,
             KeyLookupView.class,
             RetentionView.class,
             AuditView.class)) {

@@ -108,6 +108,9 @@ class OtherViewsTest extends ConsoleTestBase {
         .isEqualTo("Gateway errors, last hour: 6");
     assertThat(_get(Span.class, s -> s.withId("overview-late-charges")).getText())
         .isEqualTo("Late charges needing an operator: 3 (see Late charges)");
+    assertThat(_get(Span.class, s -> s.withId("overview-gateway-events")).getText())
+        .isEqualTo(
+            "Gateway events needing an operator: 3 (2 flagged, 1 parked: see Gateway events)");
     String svg = _get(Html.class).getInnerHtml();
     assertThat(svg).contains("<polyline data-series=\"new\"", "<polyline data-series=\"replayed\"");
     // The spike reaches the top of the plot: the y-axis scales to it.

@@ -86,15 +86,82 @@ class PaymentViewTest extends ConsoleTestBase {
         .thenReturn(
             Optional.of(
                 new PaymentPage(
-                    payment,
-                    Optional.of(Fixtures.detailOf(op)),
-                    timeline,
-                    resolvable,
-                    List.of())));
+                    payment, Optional.of(Fixtures.detailOf(op)), timeline, resolvable, List.of())));
   }
 
   private void openPayment() {
     UI.getCurrent().navigate(PaymentView.link("pay-1"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void thePaymentsGatewayEvents_areShownWithTheirStatusAndVerification_besideTheTimeline() {
+    StuckOperation op = Fixtures.stuckCharge("key-a", "NEEDS_OPERATOR");
+    com.banhang.shop.payments.api.GatewayEventView flagged =
+        new com.banhang.shop.payments.api.GatewayEventView(
+            "sandbox",
+            "evt_9",
+            "charge.succeeded",
+            "ch_9",
+            "gk-1",
+            "pay-1",
+            "FLAGGED",
+            "the processor charged ch_9, the shop recorded no charge",
+            "signature verified with secret 2 of 2, signed at 2026-12-07T03:00:00Z",
+            3,
+            1,
+            Fixtures.NOW.minus(Duration.ofMinutes(5)),
+            Fixtures.NOW.minus(Duration.ofMinutes(2)),
+            Fixtures.NOW.minus(Duration.ofMinutes(5)),
+            null,
+            null);
+    List<TimelineEntry> withEvent = new java.util.ArrayList<>(timeline);
+    withEvent.add(
+        new TimelineEntry(
+            Fixtures.NOW.minus(Duration.ofMinutes(5)),
+            "GATEWAY_EVENT",
+            "charge.succeeded evt_9: FLAGGED",
+            "gateway-webhook",
+            "pay-1"));
+    when(paymentPages.page("pay-1"))
+        .thenReturn(
+            Optional.of(
+                new PaymentPage(
+                    payment,
+                    Optional.of(Fixtures.detailOf(op)),
+                    withEvent,
+                    true,
+                    List.of(flagged))));
+
+    openPayment();
+
+    Grid<com.banhang.shop.payments.api.GatewayEventView> events =
+        _get(Grid.class, s -> s.withId("payment-gateway-events-grid"));
+    assertThat(events.isVisible()).isTrue();
+    assertThat(GridKt._getFormattedRow(events, 0))
+        .containsExactly(
+            Formats.instant(Fixtures.NOW.minus(Duration.ofMinutes(5))),
+            "charge.succeeded",
+            "sandbox/evt_9",
+            "FLAGGED",
+            "signature verified with secret 2 of 2, signed at 2026-12-07T03:00:00Z",
+            "the processor charged ch_9, the shop recorded no charge",
+            Formats.NONE);
+    Grid<TimelineEntry> grid = _get(Grid.class, s -> s.withId("timeline-grid"));
+    assertThat(GridKt._getFormattedRow(grid, 3)).contains("GATEWAY_EVENT", "gateway-webhook");
+    assertThat(_find(Span.class, s -> s.withId("payment-gateway-events-none"))).isEmpty();
+  }
+
+  @Test
+  void aPaymentWithoutGatewayEvents_saysSo() {
+    stubPage("NEEDS_OPERATOR", true);
+
+    openPayment();
+
+    assertThat(_get(Span.class, s -> s.withId("payment-gateway-events-none")).getText())
+        .isEqualTo("The processor sent no event about this payment.");
+    // An empty grid is hidden: the sentence says it instead.
+    assertThat(_find(Grid.class, s -> s.withId("payment-gateway-events-grid"))).isEmpty();
   }
 
   @Test
