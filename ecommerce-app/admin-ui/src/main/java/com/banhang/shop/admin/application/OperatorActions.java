@@ -810,8 +810,8 @@ public class OperatorActions {
    * payment; the mark records who and why and takes the event off the Overview's count. The reason
    * follows the late charges' rule (at least {@value #MIN_HANDLING_REASON_LENGTH} characters and a
    * ticket, at most {@value #MAX_GATEWAY_EVENT_REASON_LENGTH} in all). Payments makes the mark by
-   * one conditional update (the first of two marks wins); it is audited as {@value
-   * #GATEWAY_EVENT_HANDLED} right after, refusals and failures too.
+   * one conditional update (the first of two marks wins), in one transaction with its audit entry
+   * {@value #GATEWAY_EVENT_HANDLED}; refusals and failures are audited too.
    */
   public ActionResult markGatewayEventHandled(
       String operator, String provider, String eventId, String reason) {
@@ -846,16 +846,28 @@ public class OperatorActions {
     if (notMarkable.isPresent()) {
       return record(operator, GATEWAY_EVENT_HANDLED, ref, why, notMarkable.get());
     }
+    ActionResult done =
+        ActionResult.done(
+            "gateway event "
+                + eventId
+                + " marked handled by "
+                + operator
+                + "; nothing was applied to the payment");
+    java.util.concurrent.atomic.AtomicBoolean audited =
+        new java.util.concurrent.atomic.AtomicBoolean();
     ActionResult result;
     try {
-      if (gatewayEvents.markHandled(provider, eventId, operator, reason.trim())) {
-        result =
-            ActionResult.done(
-                "gateway event "
-                    + eventId
-                    + " marked handled by "
-                    + operator
-                    + "; nothing was applied to the payment");
+      // The audit entry commits with the mark, or neither does (as for late charges).
+      if (gatewayEvents.markHandled(
+          provider,
+          eventId,
+          operator,
+          reason.trim(),
+          () -> {
+            audit.append(operator, GATEWAY_EVENT_HANDLED, ref, why, done);
+            audited.set(true);
+          })) {
+        result = done;
       } else {
         // Another mark won meanwhile: say whose, when it can be read.
         result =
@@ -867,10 +879,12 @@ public class OperatorActions {
                         "gateway event " + eventId + " is no longer waiting for a mark"));
       }
     } catch (RuntimeException e) {
+      // The mark's transaction rolled back, its audit entry with it: nothing was marked.
       LOG.log(Level.WARNING, "marking a gateway event handled failed", e);
       result = new ActionResult(ActionResult.Status.FAILED, "failed: " + e.getMessage());
+      audited.set(false);
     }
-    return record(operator, GATEWAY_EVENT_HANDLED, ref, why, result);
+    return audited.get() ? result : record(operator, GATEWAY_EVENT_HANDLED, ref, why, result);
   }
 
   private static final String PARKED =

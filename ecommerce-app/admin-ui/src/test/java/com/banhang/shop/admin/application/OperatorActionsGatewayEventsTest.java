@@ -167,8 +167,13 @@ class OperatorActionsGatewayEventsTest {
   @Test
   void aFlaggedEvent_isMarkedByPayments_withTheOperatorAndReason_andAuditedOnThePayment() {
     found(event("FLAGGED", "p-1", null));
-    when(actions.gatewayEvents.markHandled("sandbox", "evt_1", "operator", REASON))
-        .thenReturn(true);
+    when(actions.gatewayEvents.markHandled(
+            eq("sandbox"), eq("evt_1"), eq("operator"), eq(REASON), any()))
+        .thenAnswer(
+            call -> {
+              call.<Runnable>getArgument(4).run();
+              return true;
+            });
 
     ActionResult result =
         actions.markGatewayEventHandled("operator", "sandbox", "evt_1", "  " + REASON + " ");
@@ -202,13 +207,14 @@ class OperatorActionsGatewayEventsTest {
                 KEY,
                 "gateway event sandbox/evt_1: " + REASON))
         .isEqualTo(result);
-    verify(actions.gatewayEvents, never()).markHandled(any(), any(), any(), any());
+    verify(actions.gatewayEvents, never()).markHandled(any(), any(), any(), any(), any());
   }
 
   @Test
   void aMarkThatLostTheRace_namesWhoWon() {
     found(event("FLAGGED", "p-1", null), event("FLAGGED", "p-1", "carol"));
-    when(actions.gatewayEvents.markHandled("sandbox", "evt_1", "operator", REASON))
+    when(actions.gatewayEvents.markHandled(
+            eq("sandbox"), eq("evt_1"), eq("operator"), eq(REASON), any()))
         .thenReturn(false);
 
     ActionResult result = actions.markGatewayEventHandled("operator", "sandbox", "evt_1", REASON);
@@ -226,7 +232,7 @@ class OperatorActionsGatewayEventsTest {
     assertThat(result.message())
         .isEqualTo(
             "gateway event evt_1 is SETTLED, not flagged: only a flagged event is marked handled");
-    verify(actions.gatewayEvents, never()).markHandled(any(), any(), any(), any());
+    verify(actions.gatewayEvents, never()).markHandled(any(), any(), any(), any(), any());
   }
 
   @Test
@@ -256,13 +262,14 @@ class OperatorActionsGatewayEventsTest {
             "gateway event sandbox/evt_1: done [ticket INC-42]",
             tooShort);
     verify(actions.gatewayEvents, never()).find(any(), any());
-    verify(actions.gatewayEvents, never()).markHandled(any(), any(), any(), any());
+    verify(actions.gatewayEvents, never()).markHandled(any(), any(), any(), any(), any());
   }
 
   @Test
   void aMarkThatFails_isAuditedAsFailed() {
     found(event("FLAGGED", "p-1", null));
-    when(actions.gatewayEvents.markHandled(anyString(), anyString(), anyString(), anyString()))
+    when(actions.gatewayEvents.markHandled(
+            anyString(), anyString(), anyString(), anyString(), any()))
         .thenThrow(new IllegalStateException("database down"));
 
     ActionResult result = actions.markGatewayEventHandled("operator", "sandbox", "evt_1", REASON);
@@ -277,18 +284,23 @@ class OperatorActionsGatewayEventsTest {
   }
 
   @Test
-  void anAuditEntryThatCannotBeWritten_afterTheMark_isSaidInTheAnswer() {
+  void anAuditEntryThatCannotBeWritten_leavesTheEventUnmarked_andTheAnswerSaysSo() {
     found(event("FLAGGED", "p-1", null));
-    when(actions.gatewayEvents.markHandled("sandbox", "evt_1", "operator", REASON))
-        .thenReturn(true);
+    // Payments runs the audit in the mark's transaction: its failure rolls the mark back.
+    when(actions.gatewayEvents.markHandled(
+            eq("sandbox"), eq("evt_1"), eq("operator"), eq(REASON), any()))
+        .thenAnswer(
+            call -> {
+              call.<Runnable>getArgument(4).run();
+              return true;
+            });
     doThrow(new IllegalStateException("audit table full"))
         .when(actions.audit)
         .append(any(), any(), any(), any(), any());
 
     ActionResult result = actions.markGatewayEventHandled("operator", "sandbox", "evt_1", REASON);
 
-    // The mark is made (payments committed it): the operator is told its entry is missing.
-    assertThat(result.status()).isEqualTo(ActionResult.Status.DONE);
-    assertThat(result.message()).endsWith("(the audit entry could not be written)");
+    assertThat(result.status()).isEqualTo(ActionResult.Status.FAILED);
+    assertThat(result.message()).contains("audit table full");
   }
 }

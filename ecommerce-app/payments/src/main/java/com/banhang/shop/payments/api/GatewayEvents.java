@@ -57,10 +57,14 @@ public interface GatewayEvents {
   boolean retry(String provider, String eventId);
 
   /**
-   * Marks a flagged event handled by {@code operator}, with their reason: one conditional update,
-   * the first of two concurrent marks wins.
+   * Marks a flagged event handled by {@code operator}, with their reason: one conditional update
+   * (the first of two concurrent marks wins), in one transaction with {@code audit}.
    *
+   * @param audit run just before the mark commits, in its transaction (the console's audit entry):
+   *     if it throws, nothing is marked and the exception goes on to the caller. Not run when
+   *     nothing was marked.
    * @return false when there is no such event, it is not flagged, or it was marked already
    */
-  boolean markHandled(String provider, String eventId, String operator, String reason);
+  boolean markHandled(
+      String provider, String eventId, String operator, String reason, Runnable audit);
 }

@@ -17,6 +17,7 @@ public class DefaultGatewayEvents implements GatewayEvents {
 
   @Inject GatewayEventStore store;
   @Inject GatewayEventProcessor processor;
+  @Inject OneTransaction transaction;
 
   Clock clock = Clock.systemUTC();
 
@@ -78,9 +79,18 @@ public class DefaultGatewayEvents implements GatewayEvents {
   }
 
   @Override
-  public boolean markHandled(String provider, String eventId, String operator, String reason) {
-    return store.markHandled(
-        new GatewayEventStore.Key(provider, eventId), operator, reason, clock.instant());
+  public boolean markHandled(
+      String provider, String eventId, String operator, String reason, Runnable audit) {
+    return transaction.run(
+        () -> {
+          boolean marked =
+              store.markHandled(
+                  new GatewayEventStore.Key(provider, eventId), operator, reason, clock.instant());
+          if (marked) {
+            audit.run();
+          }
+          return marked;
+        });
   }
 
   /** A status name, any case; null or blank: every status. */
