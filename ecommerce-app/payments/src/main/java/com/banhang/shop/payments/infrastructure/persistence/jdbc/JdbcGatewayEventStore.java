@@ -245,6 +245,10 @@ public class JdbcGatewayEventStore implements GatewayEventStore {
 
   @Override
   public List<GatewayEventView> page(Status status, int offset, int limit) {
+    if (limit < 1) {
+      // SQL Server refuses FETCH NEXT 0 ROWS.
+      return List.of();
+    }
     String where = status == null ? "" : " WHERE status = ?";
     String sql =
         "SELECT "
