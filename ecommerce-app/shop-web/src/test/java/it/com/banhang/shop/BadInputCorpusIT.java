@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * no case writes a row (idempotency records, orders, order lines, payments) or a gateway charge.
  * Every failing case is reported by its name.
  */
-@SameOnEveryDatabase
+@RunOnceOnH2
 class BadInputCorpusIT {
 
   private static final String CORPUS = "/bad-input-corpus.txt";
