@@ -50,8 +50,10 @@ public record ChargeEvent(String eventId, String type, PaymentGateway.ChargeDeta
     if (!(body.get("data") instanceof JsonObject data)) {
       throw new UnreadableChargeEventException("the body has no data object");
     }
+    // The charge as the processor's charges API shows it: a charge.failed event's charge is
+    // "declined", the status a lookup of the same charge answers.
     String status = text(data, "status");
-    if (!status.equals(succeeded ? "succeeded" : "failed")) {
+    if (!status.equals(succeeded ? "succeeded" : "declined")) {
       throw new UnreadableChargeEventException(
           "a " + type + " event whose charge's status is " + status);
     }

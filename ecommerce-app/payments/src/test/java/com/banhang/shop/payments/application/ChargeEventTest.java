@@ -66,4 +66,29 @@ class ChargeEventTest {
     assertThatThrownBy(() -> ChargeEvent.read(body, "evt_1"))
         .isInstanceOf(UnreadableChargeEventException.class);
   }
+
+  @Test
+  void aChargeFailedEventOfADeclinedCharge_isRead_asADecline() throws Exception {
+    // The sandbox sends the charge as its charges API shows it: a decline's status is "declined".
+    String declined =
+        BODY.replace("charge.succeeded", "charge.failed").replace("\"succeeded\"", "\"declined\"");
+
+    ChargeEvent event = ChargeEvent.read(declined, "evt_1");
+
+    assertThat(event.type()).isEqualTo("charge.failed");
+    assertThat(event.charge().succeeded()).isFalse();
+    assertThat(event.charge().chargeId()).isEqualTo("ch_1");
+  }
+
+  @Test
+  void aTypeAndAStatusThatDisagree_areUnreadable() {
+    String failedButSucceeded = BODY.replace("charge.succeeded", "charge.failed");
+    String succeededButDeclined =
+        BODY.replace("\"status\":\"succeeded\"", "\"status\":\"declined\"");
+
+    assertThatThrownBy(() -> ChargeEvent.read(failedButSucceeded, "evt_1"))
+        .isInstanceOf(UnreadableChargeEventException.class);
+    assertThatThrownBy(() -> ChargeEvent.read(succeededButDeclined, "evt_1"))
+        .isInstanceOf(UnreadableChargeEventException.class);
+  }
 }
