@@ -33,8 +33,10 @@ import org.junit.jupiter.api.Test;
  * against both keyed operations, the payment ones against a real order created here. For the whole
  * corpus: no answer is a 5xx, every answer is a 4xx {@code application/problem+json} whose {@code
  * type}, {@code title} and {@code status} are there (also when the container answers itself), and
- * no case writes a row (idempotency records, orders, order lines, payments) or a gateway charge.
- * Every failing case is reported by its name.
+ * no case writes a row (idempotency records, orders, order lines, payments, the processor's webhook
+ * events) or a gateway charge. The one exception is a correctly signed webhook of an event type the
+ * shop does not process ({@code parked}): answered 204, it adds exactly one PARKED row to {@code
+ * gateway_event} and nothing else. Every failing case is reported by its name.
  */
 @RunOnceOnH2
 class BadInputCorpusIT {
@@ -56,6 +58,13 @@ class BadInputCorpusIT {
    */
   private static final String CONSOLE = "console";
 
+  /**
+   * A processor's webhook, correctly signed, of an event type the shop does not process: answered
+   * 204 and kept once, PARKED (docs/payments.md, "Webhooks in"); the only case that may write a
+   * row.
+   */
+  private static final String PARKED = "parked";
+
   private static final URI SHOP = URI.create(ShopApi.URL);
 
   /**
@@ -66,7 +75,8 @@ class BadInputCorpusIT {
   private static final String COUNT_ROWS =
       "SELECT (SELECT COUNT(*) FROM idempotency_record), (SELECT COUNT(*) FROM shop_order),"
           + " (SELECT COUNT(*) FROM order_line), (SELECT COUNT(*) FROM payment),"
-          + " (SELECT COUNT(*) FROM outbox_event)";
+          + " (SELECT COUNT(*) FROM outbox_event), (SELECT COUNT(*) FROM gateway_event),"
+          + " (SELECT COUNT(*) FROM gateway_event WHERE status = 'PARKED')";
 
   private static final HttpClient SANDBOX =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -115,13 +125,19 @@ class BadInputCorpusIT {
               case TRANSPORT -> judgeTransport(answer);
               case REFUSED -> judgeRefused(answer);
               case CONSOLE -> judgeConsole(answer);
+              case PARKED -> answer.status() == 204 ? null : "expected 204, got " + answer.status();
               default -> judge(answer);
             };
       } catch (IOException e) {
         failure = "no answer: " + e;
       }
       Map<String, Long> after = rows(counts);
-      if (!after.equals(before)) {
+      Map<String, Long> expected = new LinkedHashMap<>(before);
+      if (c.expect().equals(PARKED)) {
+        expected.merge("gateway_event", 1L, Long::sum);
+        expected.merge("gateway_event parked", 1L, Long::sum);
+      }
+      if (!after.equals(expected)) {
         failure =
             (failure == null ? "" : failure + "; ") + "wrote rows: " + before + " -> " + after;
       }
@@ -231,6 +247,8 @@ class BadInputCorpusIT {
       rows.put("order_line", rs.getLong(3));
       rows.put("payment", rs.getLong(4));
       rows.put("outbox_event", rs.getLong(5));
+      rows.put("gateway_event", rs.getLong(6));
+      rows.put("gateway_event parked", rs.getLong(7));
     }
     // The sandbox's counts over one kept-alive connection, not a new client per case.
     HttpResponse<String> stats =
@@ -247,11 +265,13 @@ class BadInputCorpusIT {
   // ------------------------------------------------------------------ the wire
 
   private static Answer send(Case c, String orderId) throws Exception {
-    String headers = fill(c.headers(), orderId);
+    Webhook webhook = Webhook.create();
+    String bodyField = webhook.fill(fill(c.body(), orderId));
+    String headers = webhook.sign(webhook.fill(fill(c.headers(), orderId)), bodyField);
     boolean anonymous = headers.contains("{noauth}");
     headers = headers.replace("{noauth}\\r\\n", "").replace("{noauth}", "");
     byte[] ownHeaders = decode(headers);
-    byte[] body = decode(fill(c.body(), orderId));
+    byte[] body = decode(Webhook.sent(bodyField));
     String lower = new String(ownHeaders, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
 
     ByteArrayOutputStream request = new ByteArrayOutputStream();
@@ -296,7 +316,8 @@ class BadInputCorpusIT {
           continue;
         }
         String[] f = line.split("\t", -1);
-        if (f.length != 6 || !List.of("problem", TRANSPORT, REFUSED, CONSOLE).contains(f[5])) {
+        if (f.length != 6
+            || !List.of("problem", TRANSPORT, REFUSED, CONSOLE, PARKED).contains(f[5])) {
           throw new IllegalStateException("a corpus line needs 6 fields: " + line);
         }
         cases.add(new Case(f[0], f[1], f[2], dash(f[3]), dash(f[4]), f[5]));
@@ -315,6 +336,51 @@ class BadInputCorpusIT {
         .replace("{order}", orderId)
         .replace("{total}", Long.toString(Payments.TOTAL))
         .replace("{sku}", ShopApi.newSku());
+  }
+
+  /**
+   * The processor's webhook placeholders of one case: a new event id, the time, and the signatures
+   * of the body (docs of the corpus file's head).
+   */
+  private record Webhook(String id, long now) {
+
+    private static final java.util.regex.Pattern CHANGED =
+        java.util.regex.Pattern.compile("\\{byte:(.)/(.)\\}");
+
+    static Webhook create() {
+      return new Webhook(
+          "evt_corpus_" + java.util.UUID.randomUUID().toString().replace("-", ""),
+          java.time.Instant.now().getEpochSecond());
+    }
+
+    String fill(String field) {
+      return field
+          .replace("{evt}", id)
+          .replace("{now}", Long.toString(now))
+          .replace("{stale}", Long.toString(now - 360));
+    }
+
+    /** The headers with their signature placeholders replaced, over the body as signed. */
+    String sign(String headers, String bodyField) {
+      if (!headers.contains("signature}")) {
+        return headers;
+      }
+      String signed =
+          new String(decode(CHANGED.matcher(bodyField).replaceAll("$1")), StandardCharsets.UTF_8);
+      return headers
+          .replace("{signature}", GatewayWebhooks.sign(GatewayWebhooks.SECRET, id, now, signed))
+          .replace(
+              "{stale-signature}",
+              GatewayWebhooks.sign(GatewayWebhooks.SECRET, id, now - 360, signed))
+          .replace(
+              "{other-signature}",
+              GatewayWebhooks.sign(GatewayWebhooks.OTHER_SECRET, id, now, signed));
+    }
+
+    /** The body as sent: each {byte:X/Y} is Y. */
+    static String sent(String bodyField) {
+      return CHANGED.matcher(bodyField).replaceAll("$2");
+    }
   }
 
   /** The corpus's escapes to bytes: \\, \r, \n, \t, \xHH, and \[N*text\] for repetition. */
