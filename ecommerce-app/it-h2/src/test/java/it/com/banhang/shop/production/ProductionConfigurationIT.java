@@ -125,6 +125,27 @@ class ProductionConfigurationIT {
         .allSatisfy(cookie -> assertThat(cookie).containsIgnoringCase("; Secure"));
   }
 
+  /**
+   * The processor's webhooks are off until a secret is configured
+   * (payments.gateway.webhooks.secrets, which the production configuration leaves unset): every
+   * delivery is 404 gateway-webhooks-off, signed or not.
+   */
+  @Test
+  void theProcessorsWebhooksAreOffWithoutASecret() {
+    Response off =
+        https()
+            .contentType(ContentType.JSON)
+            .header("webhook-id", "evt_production")
+            .header("webhook-timestamp", String.valueOf(java.time.Instant.now().getEpochSecond()))
+            .header("webhook-signature", "v1,AAAA")
+            .body("{\"id\":\"evt_production\",\"type\":\"charge.succeeded\"}")
+            .post("/api/v1/gateway/webhooks");
+
+    assertThat(off.statusCode()).as(off.asString()).isEqualTo(404);
+    assertThat(off.contentType()).startsWith("application/problem+json");
+    assertThat(off.jsonPath().getString("type")).endsWith("#gateway-webhooks-off");
+  }
+
   @Test
   void noGatewaySandboxIsDeployed() {
     Response stats = https().get("/gateway/v1/stats");
