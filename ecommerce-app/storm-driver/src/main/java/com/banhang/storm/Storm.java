@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The retry storm on a real server: every intent creates an order and pays it, each request under a
@@ -41,9 +43,51 @@ public final class Storm {
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
   private final Set<String> keys = ConcurrentHashMap.newKeySet();
 
+  /** Whether settling runs reconciliation as an operator ({@code true}) or only waits. */
+  private boolean operatorSettles = true;
+
+  /** When, after the storm's start, every gateway answer starts being lost; null: never. */
+  private Duration answersLostAfter;
+
+  /** How long every gateway answer is lost from then. */
+  private Duration answersLostFor;
+
+  /** How often the incident starts again; null: once. */
+  private Duration answersLostEvery;
+
   public Storm(StormSettings settings) {
     this.settings = settings;
     this.client = new RetryingClient(settings.clientTimeout(), settings.giveUpAfter());
+  }
+
+  /**
+   * Settles without an operator: after the storm the driver only waits (up to the settle period)
+   * for the shop's own scheduled reconciliation, or the processor's webhooks, to settle the keys
+   * left open, so that the time each unknown outcome took to settle is the shop's own
+   * (bench/time-to-settle). By default the driver runs reconciliation as an operator would.
+   */
+  public Storm leavingSettlementToTheShop() {
+    operatorSettles = false;
+    return this;
+  }
+
+  /**
+   * Adds a processor incident to the storm: {@code after} its start, for {@code lasting}, the
+   * processor charges every call and loses every answer, its replays' too ({@code
+   * dropResponseProbability 1, faultsOnReplays}), so that each payment sent then ends with its
+   * outcome unknown to the shop after all its tries, and charged: what the processor's webhooks and
+   * reconciliation settle (bench/time-to-settle). The storm's own faults hold before and after.
+   * With {@code every} (not null), the incident starts again every so often until the customers are
+   * done.
+   */
+  public Storm losingEveryAnswer(Duration after, Duration lasting, Duration every) {
+    if (every != null && every.compareTo(lasting) <= 0) {
+      throw new IllegalArgumentException("an incident must end before the next one starts");
+    }
+    answersLostAfter = after;
+    answersLostFor = lasting;
+    answersLostEvery = every;
+    return this;
   }
 
   /** One intent's story, as its client saw it. */
@@ -52,9 +96,29 @@ public final class Storm {
 
   public StormReport run(String label) throws IOException, InterruptedException {
     long started = System.nanoTime();
-    setFaults(settings.faults().json(settings.seed()));
+    String faults = settings.faults().json(settings.seed());
+    setFaults(faults);
     List<Intent> intents = new ArrayList<>();
     ExecutorService customers = Executors.newFixedThreadPool(settings.concurrency());
+    ScheduledExecutorService incident = Executors.newSingleThreadScheduledExecutor();
+    if (answersLostAfter != null) {
+      String lost =
+          "{\"dropResponseProbability\":1,\"faultsOnReplays\":true,"
+              + "\"dropMode\":\"GATEWAY_TIMEOUT\",\"seed\":"
+              + settings.seed()
+              + "}";
+      long start = answersLostAfter.toMillis();
+      long end = answersLostAfter.plus(answersLostFor).toMillis();
+      TimeUnit ms = TimeUnit.MILLISECONDS;
+      if (answersLostEvery == null) {
+        incident.schedule(() -> setFaults(lost), start, ms);
+        incident.schedule(() -> setFaults(faults), end, ms);
+      } else {
+        long every = answersLostEvery.toMillis();
+        incident.scheduleAtFixedRate(() -> quietly(lost), start, every, ms);
+        incident.scheduleAtFixedRate(() -> quietly(faults), end, every, ms);
+      }
+    }
     try {
       List<Future<Intent>> running = new ArrayList<>();
       for (int i = 0; i < settings.intents(); i++) {
@@ -70,6 +134,8 @@ public final class Storm {
       }
     } finally {
       customers.shutdownNow();
+      incident.shutdownNow();
+      incident.awaitTermination(10, TimeUnit.SECONDS);
       setFaults(null);
     }
     Settling settling = settle();
@@ -132,7 +198,8 @@ public final class Storm {
    * Lets the shop settle the keys the storm left open: runs reconciliation and the late-charge
    * sweep, as an operator can, on every node at the same moment, until no key of this storm is
    * processing or the settle period is over. Every run's findings are added up, so that the report
-   * can show that the nodes settled no key twice.
+   * can show that the nodes settled no key twice. Left to the shop ({@link
+   * #leavingSettlementToTheShop}), it only waits for the same.
    */
   private Settling settle() throws IOException, InterruptedException {
     long deadline = System.nanoTime() + settings.settle().toNanos();
@@ -143,7 +210,7 @@ public final class Storm {
       Listing now;
       do {
         List<Future<?>> runs = new ArrayList<>();
-        for (String node : settings.shopUrls()) {
+        for (String node : operatorSettles ? settings.shopUrls() : List.<String>of()) {
           runs.add(nodes.submit(() -> settleOnce(node, settling)));
         }
         for (Future<?> run : runs) {
@@ -316,7 +383,18 @@ public final class Storm {
     return order == null ? null : json(order).getString("status");
   }
 
-  private void setFaults(String json) throws IOException, InterruptedException {
+  /** {@link #setFaults} for a repeated task, which must not end on a failure. */
+  private void quietly(String json) {
+    try {
+      setFaults(json);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("could not change the sandbox's faults: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private Void setFaults(String json) throws IOException, InterruptedException {
     int status =
         json == null
             ? client.send("DELETE", settings.sandboxUrl() + "/v1/faults", null, null, null)
@@ -324,6 +402,7 @@ public final class Storm {
     if (status != 200) {
       throw new IllegalStateException("the sandbox refused its fault settings: " + status);
     }
+    return null;
   }
 
   private static JsonObject json(String body) {

@@ -17,9 +17,12 @@ import java.util.Map;
  * {@code URL,URL} for several nodes on one database: each retry goes to the next), {@code --sandbox
  * URL}, {@code --intents N}, {@code --concurrency N}, {@code --seed N}, {@code --customers
  * alice,bob}, {@code --password-suffix -secret}, {@code --operator operator}, {@code
- * --client-timeout-ms 1500}, {@code --give-up-s 60}, {@code --settle-s 120}, {@code --label text}.
- * Prints the table; exits 1 when an order was charged twice or a captured payment was not charged
- * exactly once, 2 on a bad option.
+ * --client-timeout-ms 1500}, {@code --give-up-s 60}, {@code --settle-s 120}, {@code --label text},
+ * {@code --settle-by operator} ({@code shop}: the driver runs no reconciliation after the storm and
+ * only waits for the shop's schedule and webhooks to settle), {@code --answers-lost-after-ms N
+ * --answers-lost-for-ms M [--answers-lost-every-ms P]} (a processor incident: every answer lost for
+ * M ms, N ms into the storm, and again every P ms). Prints the table; exits 1 when an order was
+ * charged twice or a captured payment was not charged exactly once, 2 on a bad option.
  */
 public final class StormDriver {
 
@@ -60,7 +63,19 @@ public final class StormDriver {
             Duration.ofSeconds(
                 Long.parseLong(options.getOrDefault("settle-s", "" + d.settle().toSeconds()))),
             d.faults());
-    StormReport report = new Storm(settings).run(options.getOrDefault("label", "claim-first"));
+    Storm storm = new Storm(settings);
+    if ("shop".equals(options.get("settle-by"))) {
+      storm.leavingSettlementToTheShop();
+    }
+    if (options.containsKey("answers-lost-after-ms")) {
+      storm.losingEveryAnswer(
+          Duration.ofMillis(Long.parseLong(options.get("answers-lost-after-ms"))),
+          Duration.ofMillis(Long.parseLong(options.getOrDefault("answers-lost-for-ms", "1000"))),
+          options.containsKey("answers-lost-every-ms")
+              ? Duration.ofMillis(Long.parseLong(options.get("answers-lost-every-ms")))
+              : null);
+    }
+    StormReport report = storm.run(options.getOrDefault("label", "claim-first"));
     System.out.print(report.table());
     System.exit(report.ok() ? 0 : 1);
   }
