@@ -28,6 +28,66 @@ public final class Sandbox {
   }
 
   /**
+   * Enables or disables the shop's webhook endpoint at the sandbox, as a processor's dashboard does
+   * (the suites start with it disabled): charges made while it is disabled record no event.
+   */
+  public static void webhookEndpoint(boolean enabled) {
+    given()
+        .baseUri(URL)
+        .contentType(ContentType.JSON)
+        .body("{\"enabled\":" + enabled + "}")
+        .put("/v1/webhooks/endpoint")
+        .then()
+        .statusCode(200);
+  }
+
+  /** Replaces the webhooks' fault settings ({@code PUT /v1/faults/webhooks}). */
+  public static void webhookFaults(String json) {
+    given()
+        .baseUri(URL)
+        .contentType(ContentType.JSON)
+        .body(json)
+        .put("/v1/faults/webhooks")
+        .then()
+        .statusCode(200);
+  }
+
+  /** Webhooks delivered at once, each once, in order again. */
+  public static void noWebhookFaults() {
+    given().baseUri(URL).delete("/v1/faults/webhooks").then().statusCode(200);
+  }
+
+  /**
+   * The state ({@code pending}, {@code delivered}, {@code failed}) of every webhook event the
+   * sandbox created at or after {@code since}, by event id (paged by creation time).
+   */
+  public static java.util.Map<String, String> webhookEventStates(java.time.Instant since) {
+    java.util.Map<String, String> states = new java.util.LinkedHashMap<>();
+    String from = since.toString();
+    while (true) {
+      io.restassured.path.json.JsonPath page =
+          given()
+              .baseUri(URL)
+              .queryParam("since", from)
+              .queryParam("limit", 1000)
+              .get("/v1/webhooks/events")
+              .then()
+              .statusCode(200)
+              .extract()
+              .jsonPath();
+      java.util.List<String> ids = page.getList("events.id", String.class);
+      java.util.List<String> stateList = page.getList("events.state", String.class);
+      for (int i = 0; i < ids.size(); i++) {
+        states.put(ids.get(i), stateList.get(i));
+      }
+      if (ids.size() < 1000) {
+        return states;
+      }
+      from = page.getList("events.createdAt", String.class).get(ids.size() - 1);
+    }
+  }
+
+  /**
    * Creates a charge directly at the gateway, under any key and with any body, as anyone who can
    * reach the processor's API could.
    */

@@ -80,4 +80,55 @@ public final class StormInvariants {
           .isZero();
     }
   }
+
+  /**
+   * The processor's webhooks after a storm with them on (docs/payments.md, "Webhooks in"): within
+   * {@code within}, every event the sandbox created since {@code since} has been delivered (none
+   * pending or given up at the sandbox), arrived in {@code gateway_event}, and been processed (none
+   * left PENDING); and none was FLAGGED or PARKED: in a storm where every charge is the shop's own,
+   * each event either settles its payment or confirms what the payment already says.
+   *
+   * @return how many events the sandbox created, and how the shop processed them, for the log
+   */
+  public static String assertWebhooksDrained(Instant since, Duration within) {
+    OffsetDateTime from = OffsetDateTime.ofInstant(since, ZoneOffset.UTC);
+    await()
+        .atMost(within)
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () ->
+                !Sandbox.webhookEventStates(since).containsValue("pending")
+                    && ShopDatabase.count(
+                            "SELECT COUNT(*) FROM gateway_event"
+                                + " WHERE status = 'PENDING' AND received_at >= ?",
+                            from)
+                        == 0);
+    Map<String, String> sent = Sandbox.webhookEventStates(since);
+    assertThat(sent).as("webhook events the sandbox created during the storm").isNotEmpty();
+    assertThat(sent.values())
+        .as("webhook events given up by the sandbox: %s", sent)
+        .allMatch("delivered"::equals);
+    List<String> received =
+        ShopDatabase.texts("SELECT event_id FROM gateway_event WHERE received_at >= ?", from);
+    assertThat(received)
+        .as("events the shop received of those the sandbox sent")
+        .containsAll(sent.keySet());
+    List<String> unexplained =
+        ShopDatabase.texts(
+            "SELECT status || ' ' || event_id || ': ' || COALESCE(detail, '') FROM gateway_event"
+                + " WHERE status IN ('FLAGGED', 'PARKED', 'PENDING') AND received_at >= ?",
+            from);
+    assertThat(unexplained).as("events flagged, parked or left pending").isEmpty();
+    Map<String, Integer> byStatus = new java.util.TreeMap<>();
+    for (String status :
+        ShopDatabase.texts("SELECT status FROM gateway_event WHERE received_at >= ?", from)) {
+      byStatus.merge(status, 1, Integer::sum);
+    }
+    long deliveries =
+        ShopDatabase.count(
+            "SELECT COALESCE(SUM(deliveries), 0) FROM gateway_event WHERE received_at >= ?", from);
+    return String.format(
+        "webhook events: %d sent by the sandbox, %d received (%d deliveries), processed %s",
+        sent.size(), received.size(), deliveries, byStatus);
+  }
 }
