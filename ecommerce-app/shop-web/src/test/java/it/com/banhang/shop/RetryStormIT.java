@@ -79,7 +79,6 @@ class RetryStormIT {
 
   @Test
   void twoHundredIntentsUnderGatewayFaults_noOrderChargedTwice_nothingLeftOpen() throws Exception {
-    StringBuilder timesToSettle = new StringBuilder();
     for (String mode : WEBHOOKS) {
       boolean webhooks =
           switch (mode.trim()) {
@@ -88,13 +87,12 @@ class RetryStormIT {
             default ->
                 throw new IllegalArgumentException("storm.webhooks: on, off or both, not " + mode);
           };
-      timesToSettle.append(storm(webhooks));
+      storm(webhooks);
     }
-    System.out.print(timesToSettle);
   }
 
-  /** One storm; returns its time-to-settle table. */
-  private static String storm(boolean webhooks) throws Exception {
+  /** One storm, its invariants, and its times to settle. */
+  private static void storm(boolean webhooks) throws Exception {
     StormSettings settings =
         StormSettings.defaults()
             .withUrls(ShopApi.URL, Sandbox.URL)
@@ -109,6 +107,7 @@ class RetryStormIT {
 
     Instant start = Instant.now();
     StormReport report;
+    TimeToSettle.Result settled;
     if (webhooks) {
       Sandbox.webhookFaults(WEBHOOK_FAULTS);
       Sandbox.webhookEndpoint(true);
@@ -122,6 +121,10 @@ class RetryStormIT {
       }
       report = storm.run(label);
       System.out.print(report.table());
+      // Printed before any assertion, so that a failing storm still shows its times.
+      settled = TimeToSettle.since(start);
+      System.out.println("time to settle, " + label + ": " + settled.summary());
+      System.out.print(settled.table(label));
 
       assertThat(report.requestsSent())
           .as("the faults made clients retry")
@@ -142,8 +145,6 @@ class RetryStormIT {
       }
     }
 
-    TimeToSettle.Result settled = TimeToSettle.since(start);
-    System.out.println("time to settle, " + label + ": " + settled.summary());
     assertThat(settled.settledBeforeUnknown())
         .as("settlements written before their unknown outcome: %s", settled.settled())
         .isZero();
@@ -153,6 +154,5 @@ class RetryStormIT {
           .as("unknown outcomes settled by a webhook: %s", settled.summary())
           .containsKey("gateway-webhook");
     }
-    return settled.table(label);
   }
 }
