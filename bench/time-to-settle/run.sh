@@ -15,8 +15,8 @@
 #   TTS_INTERVAL (PT1M)           payments.reconciliation.interval of the shop (production default)
 #   TTS_MIN_AGE (PT2M)            payments.reconciliation.min-age of the shop (production default)
 #   TTS_LOST_AFTER_MS (3000)      first incident, after the storm's start
-#   TTS_LOST_FOR_MS (1500)        how long each incident loses every answer
-#   TTS_LOST_EVERY_MS (20000)     an incident starts every so often (0: once)
+#   TTS_LOST_FOR_MS (2000)        how long each incident loses every answer
+#   TTS_LOST_EVERY_MS (10000)     an incident starts every so often (0: once)
 #   TTS_SETTLE_S (480)            how long a storm waits at most for the shop to settle its keys
 #   TTS_MODULE (it-postgresql)    the suite whose servers are used (it-h2: H2)
 # About 12 minutes on a 2-core machine at the defaults, most of it the webhooks-off storm: its
@@ -50,8 +50,8 @@ mvn -B "${MVN_OPTS[@]}" verify -pl "ecommerce-app/$MODULE" -Dit.test=RetryStormI
   -Dstorm.webhooks=off,on -Dstorm.settle-by=shop -Dstorm.settle-s="${TTS_SETTLE_S:-480}" \
   -Dstorm.intents="${TTS_INTENTS:-1000}" \
   -Dstorm.answers-lost-after-ms="${TTS_LOST_AFTER_MS:-3000}" \
-  -Dstorm.answers-lost-for-ms="${TTS_LOST_FOR_MS:-1500}" \
-  -Dstorm.answers-lost-every-ms="${TTS_LOST_EVERY_MS:-20000}" \
+  -Dstorm.answers-lost-for-ms="${TTS_LOST_FOR_MS:-2000}" \
+  -Dstorm.answers-lost-every-ms="${TTS_LOST_EVERY_MS:-10000}" \
   >"$OUT/run.log" 2>&1
 status=$?
 echo "   exit $status after $(($(date +%s) - started)) s"
@@ -82,7 +82,7 @@ side_by_side() {
   echo "# Time to settle: webhooks vs polling"
   echo
   echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- ecommerce-app || echo ' (with uncommitted changes)'), $MODULE, $COMMAND_LINE"
-  echo "TTS_INTENTS=${TTS_INTENTS:-1000} TTS_INTERVAL=${TTS_INTERVAL:-PT1M} TTS_MIN_AGE=${TTS_MIN_AGE:-PT2M} TTS_LOST_AFTER_MS=${TTS_LOST_AFTER_MS:-3000} TTS_LOST_FOR_MS=${TTS_LOST_FOR_MS:-1500} TTS_LOST_EVERY_MS=${TTS_LOST_EVERY_MS:-20000} TTS_SETTLE_S=${TTS_SETTLE_S:-480}"
+  echo "TTS_INTENTS=${TTS_INTENTS:-1000} TTS_INTERVAL=${TTS_INTERVAL:-PT1M} TTS_MIN_AGE=${TTS_MIN_AGE:-PT2M} TTS_LOST_AFTER_MS=${TTS_LOST_AFTER_MS:-3000} TTS_LOST_FOR_MS=${TTS_LOST_FOR_MS:-2000} TTS_LOST_EVERY_MS=${TTS_LOST_EVERY_MS:-10000} TTS_SETTLE_S=${TTS_SETTLE_S:-480}"
   echo
   grep -E '^\| ' "$OUT/run.log" | grep -v '^| time to settle\|^| unknown outcomes\|^| settled\|^| abandoned (nothing\|^| still open' \
     | side_by_side storm
