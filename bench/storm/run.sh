@@ -30,7 +30,11 @@ suite() {
     label=("-Dstorm.label=$STORM_LABEL")
   fi
   echo "== $name: $module $tests $*"
-  env "$@" mvn -B verify -pl "ecommerce-app/$module" -Dit.test="$tests" \
+  local extra=()
+  if [[ -n ${STORM_PLAIN:-} ]]; then
+    extra=("${OFF_STORM[@]}")
+  fi
+  env "$@" mvn -B verify -pl "ecommerce-app/$module" -Dit.test="$tests" "${extra[@]}" \
     -Dfailsafe.failIfNoSpecifiedTests=false -Dstorm.intents="$INTENTS" -Dstorm.kills="$KILLS" \
     -Dit.h2.excluded-groups= "${label[@]}" >"$OUT/$name.log" 2>&1
   echo "   exit $? (log: $OUT/$name.log)"
@@ -38,11 +42,15 @@ suite() {
 
 OFF=(IDEMPOTENCY_OPERATIONS_ORDERS_CREATE_MODE=off IDEMPOTENCY_OPERATIONS_PAYMENTS_CHARGE_MODE=off
   IDEMPOTENCY_COMPARISON_ONLY_ACKNOWLEDGED=true)
+# RetryStormIT turns the processor's webhooks on and adds answer-losing incidents (bench/time-to-settle);
+# the comparison-only runs keep the storm of the earlier tables: without keys, a webhook finds no key
+# to settle and is flagged, by design.
+OFF_STORM=(-Dstorm.webhooks=off -Dstorm.answers-lost-for-ms=0)
 
 suite h2 it-h2 'RetryStormIT,CrashStormIT'
 suite postgresql it-postgresql 'RetryStormIT,CrashStormIT,TwoNodeStormIT,DatabaseOutageStormIT'
-STORM_LABEL="idempotency off" suite h2-off it-h2 RetryStormIT "${OFF[@]}"
-STORM_LABEL="idempotency off" suite postgresql-off it-postgresql RetryStormIT "${OFF[@]}"
+STORM_PLAIN=1 STORM_LABEL="idempotency off" suite h2-off it-h2 RetryStormIT "${OFF[@]}"
+STORM_PLAIN=1 STORM_LABEL="idempotency off" suite postgresql-off it-postgresql RetryStormIT "${OFF[@]}"
 
 {
   echo "# Storm tables, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(git rev-parse --short HEAD)"

@@ -113,9 +113,10 @@ class RetryStormIT {
       Sandbox.webhookEndpoint(true);
     }
     try {
-      Storm storm =
-          new Storm(settings)
-              .losingEveryAnswer(ANSWERS_LOST_AFTER, ANSWERS_LOST_FOR, ANSWERS_LOST_EVERY);
+      Storm storm = new Storm(settings);
+      if (!ANSWERS_LOST_FOR.isZero()) {
+        storm.losingEveryAnswer(ANSWERS_LOST_AFTER, ANSWERS_LOST_FOR, ANSWERS_LOST_EVERY);
+      }
       if (SETTLE_BY_SHOP) {
         storm.leavingSettlementToTheShop();
       }
