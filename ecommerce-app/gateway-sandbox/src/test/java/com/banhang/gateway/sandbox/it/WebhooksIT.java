@@ -291,6 +291,43 @@ class WebhooksIT {
         .isGreaterThanOrEqualTo(Duration.ofMillis(1500));
   }
 
+  private static Response setEndpoint(String json) {
+    return given()
+        .baseUri(BASE_URI)
+        .contentType(ContentType.JSON)
+        .body(json)
+        .put("/webhooks/endpoint");
+  }
+
+  @Test
+  void aChargeMadeWhileTheEndpointIsDisabled_recordsNoEvent_andTheNextOneAfterEnablingDoes()
+      throws Exception {
+    String whileDisabled;
+    try {
+      setEndpoint("{\"enabled\": false}").then().statusCode(200);
+      assertThat(
+              given().baseUri(BASE_URI).get("/webhooks/endpoint").jsonPath().getBoolean("enabled"))
+          .isFalse();
+      whileDisabled = chargeFor("pm_card_ok", 201);
+    } finally {
+      setEndpoint("{\"enabled\": true}").then().statusCode(200);
+    }
+    String afterwards = chargeFor("pm_card_ok", 201);
+
+    receiver.await(afterwards, 1, WAIT);
+    Thread.sleep(QUIET.toMillis());
+    assertThat(receiver.of(whileDisabled)).as("no event, not even later").isEmpty();
+    assertThat(receiver.of(afterwards)).hasSize(1);
+    for (String bad : List.of("{}", "{\"enabled\": \"yes\"}", "[true]", "")) {
+      Response refused = setEndpoint(bad);
+      refused.then().statusCode(400);
+      assertThat(refused.jsonPath().getString("error")).isEqualTo("invalid_request");
+    }
+    assertThat(given().baseUri(BASE_URI).get("/webhooks/endpoint").jsonPath().getBoolean("enabled"))
+        .as("a refused change changes nothing")
+        .isTrue();
+  }
+
   @Test
   void theListingShowsEventsWithTheirAttempts() throws Exception {
     Instant since = Instant.now().minusMillis(5);
