@@ -16,7 +16,8 @@ import java.time.Instant;
  * @param detail what the processing found, in words
  * @param verification how its signature was verified (which secret matched, when it was signed)
  * @param deliveries how many times the processor delivered it (a retry or a duplicate adds one)
- * @param attempts how many times the shop processed it
+ * @param attempts how many times its processing decided or failed (a wait for the payment's own
+ *     request still running is not counted)
  * @param receivedAt when its first delivery arrived
  * @param lastReceivedAt when its last delivery arrived
  * @param processedAt when its processing ended (settled, confirmed, flagged or parked), or null

@@ -62,8 +62,12 @@ public class JdbcGatewayEventStore implements GatewayEventStore {
       "UPDATE gateway_event SET status = ?, detail = ?, payment_id = COALESCE(?, payment_id),"
           + " processed_at = ? WHERE provider = ? AND event_id = ?";
 
+  /**
+   * A wait is not a try: the take's count is given back, so that an event that waited out a long
+   * lease is not parked by its first real failure.
+   */
   static final String LATER =
-      "UPDATE gateway_event SET next_attempt_at = ?, detail = ?,"
+      "UPDATE gateway_event SET attempts = attempts - 1, next_attempt_at = ?, detail = ?,"
           + " payment_id = COALESCE(?, payment_id) WHERE provider = ? AND event_id = ?"
           + " AND status = 'PENDING'";
 

@@ -489,6 +489,21 @@ abstract class PaymentJdbcContract {
   }
 
   @Test
+  void manyWaits_areNotTries_theFirstFailureAfterThemDoesNotParkTheEvent() {
+    events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
+    for (int wait = 0; wait < 12; wait++) {
+      Instant at = T0.plusSeconds(wait);
+      assertThat(events.take("sandbox", "evt_1", at)).isPresent();
+      events.later(EVENT, at.plusSeconds(1), "its request is still running", "p-1");
+    }
+    events.failed(EVENT, failures -> T0.plusSeconds(100), "boom", 10, T0.plusSeconds(12));
+
+    GatewayEventView view = events.page(null, 0, 1).get(0);
+    assertThat(view.status()).isEqualTo("PENDING");
+    assertThat(view.attempts()).isEqualTo(1);
+  }
+
+  @Test
   void twoProcessorsAtOnce_takeAGatewayEventOnce_theSecondWaitsAndThenFindsItDone()
       throws Exception {
     events.receive(received("evt_1", GatewayEventView.Status.PENDING, T0));
