@@ -1,8 +1,10 @@
 package com.banhang.idempotency.internal;
 
 import com.banhang.idempotency.BodyKeyring;
+import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.jdbc.JdbcIdempotencyStore;
 import com.banhang.idempotency.jdbc.ResponseBodyCipher;
+import com.banhang.idempotency.jdbc.SharedTokenBuckets;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -196,20 +201,64 @@ public class IdempotencySettings {
     return new RequestFingerprint.Limits(maxJsonDepth, maxBodyBytes);
   }
 
+  /**
+   * Whether the rate limit of new keys is one for every server sharing the database (the default)
+   * rather than one per server (docs/scaling.md, "The new-key limit of the cluster").
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.new-keys.shared", defaultValue = "true")
+  boolean newKeysShared;
+
+  /**
+   * The data source of the shared limit: the store's database, through connections that never join
+   * the request's JTA transaction (Open Liberty: {@code transactional="false"}).
+   */
+  @Inject
+  @ConfigProperty(
+      name = "idempotency.new-keys.shared.datasource",
+      defaultValue = "jdbc/idempotency-limits")
+  String newKeysSharedDataSource;
+
+  /** The longest one take from the shared limit may wait for its row and the database. */
+  @Inject
+  @ConfigProperty(name = "idempotency.new-keys.shared.timeout", defaultValue = "PT1S")
+  Duration newKeysSharedTimeout;
+
   private volatile NewKeyLimits newKeyLimits;
 
-  /** The per-node rate limit of new keys, made on first use from the configuration. */
+  /** The rate limit of new keys, made on first use from the configuration. */
   NewKeyLimits newKeyLimits() {
     NewKeyLimits current = newKeyLimits;
     if (current == null) {
       synchronized (this) {
         if (newKeyLimits == null) {
-          newKeyLimits = new NewKeyLimits(name -> config.getOptionalValue(name, String.class));
+          newKeyLimits =
+              new NewKeyLimits(
+                  name -> config.getOptionalValue(name, String.class),
+                  newKeysShared ? this::sharedBuckets : null);
         }
         current = newKeyLimits;
       }
     }
     return current;
+  }
+
+  /**
+   * The shared buckets over {@code idempotency.new-keys.shared.datasource}.
+   *
+   * @throws IdempotencyStoreUnavailableException when there is no such data source or it cannot be
+   *     reached
+   */
+  private NewKeyLimits.SharedBuckets sharedBuckets() {
+    DataSource dataSource;
+    try {
+      dataSource = (DataSource) new InitialContext().lookup(newKeysSharedDataSource);
+    } catch (NamingException | ClassCastException e) {
+      throw new IdempotencyStoreUnavailableException(
+          "no data source " + newKeysSharedDataSource, e);
+    }
+    Duration timeout = newKeysSharedTimeout == null ? Duration.ofSeconds(1) : newKeysSharedTimeout;
+    return NewKeyLimits.SharedBuckets.over(SharedTokenBuckets.forDataSource(dataSource, timeout));
   }
 
   /**

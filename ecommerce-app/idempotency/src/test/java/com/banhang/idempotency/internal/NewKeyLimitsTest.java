@@ -7,9 +7,13 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The per-node rate limit of new keys: parsing, precedence, and the buckets themselves. */
+/**
+ * The rate limit of new keys: parsing, precedence, the buckets in memory, and how they front the
+ * shared bucket (SharedNewKeyLimitsContract runs the shared bucket itself on each database).
+ */
 class NewKeyLimitsTest {
 
   private final Map<String, String> config = new HashMap<>();
@@ -77,5 +81,105 @@ class NewKeyLimitsTest {
     for (int i = 0; i < 10_000; i++) {
       assertThat(limits.tryAcquire("alice", "orders.create").allowed()).isTrue();
     }
+  }
+
+  /** A shared bucket in memory that counts its calls, or fails when {@code down}. */
+  private static final class CountingShared implements NewKeyLimits.SharedBuckets {
+    final AtomicInteger takes = new AtomicInteger();
+    final AtomicInteger givenBack = new AtomicInteger();
+    volatile long left;
+    volatile boolean down;
+
+    CountingShared(long left) {
+      this.left = left;
+    }
+
+    @Override
+    public synchronized Optional<Duration> tryTake(String name, long tokens, Duration period) {
+      takes.incrementAndGet();
+      if (down) {
+        throw new IllegalStateException("database down");
+      }
+      if (left == 0) {
+        return Optional.of(Duration.ofSeconds(7));
+      }
+      left--;
+      return Optional.empty();
+    }
+
+    @Override
+    public synchronized void giveBack(String name, long tokens, Duration period) {
+      givenBack.incrementAndGet();
+      left++;
+    }
+  }
+
+  @Test
+  void shared_decidesWhatTheLocalBucketAllows_andTheLocalBucketRefusesWithoutAsking() {
+    config.put("idempotency.new-keys.tenant.carol", "3/PT1H");
+    CountingShared shared = new CountingShared(1); // the other servers took two of the three
+    NewKeyLimits node =
+        new NewKeyLimits(name -> Optional.ofNullable(config.get(name)), () -> shared);
+
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    NewKeyLimits.Decision refused = node.tryAcquire("carol", "orders.create");
+    assertThat(refused.allowed()).isFalse();
+    assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isFalse();
+    assertThat(shared.takes).hasValue(3);
+
+    // The local bucket is empty now: a tenant far over its limit costs the database nothing.
+    for (int i = 0; i < 100; i++) {
+      assertThat(node.tryAcquire("carol", "orders.create").allowed()).isFalse();
+    }
+    assertThat(shared.takes).hasValue(3);
+  }
+
+  @Test
+  void givingBack_returnsTheTokenToBothBuckets() {
+    config.put("idempotency.new-keys.tenant.carol", "3/PT1H");
+    CountingShared shared = new CountingShared(3);
+    NewKeyLimits node =
+        new NewKeyLimits(name -> Optional.ofNullable(config.get(name)), () -> shared);
+
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    node.giveBack("carol", "orders.create");
+
+    assertThat(shared.givenBack).hasValue(1);
+    assertThat(shared.left).isEqualTo(3);
+  }
+
+  @Test
+  void sharedBucketDown_failsOpenOntoTheLocalBucket() {
+    config.put("idempotency.new-keys.tenant.carol", "3/PT1H");
+    CountingShared shared = new CountingShared(100);
+    shared.down = true;
+    NewKeyLimits node =
+        new NewKeyLimits(name -> Optional.ofNullable(config.get(name)), () -> shared);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(node.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    }
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isFalse();
+    assertThat(shared.takes).hasValue(3);
+  }
+
+  @Test
+  void noSharedBuckets_theLocalBucketDecides_andTheyAreTriedAgainOnlyLater() {
+    config.put("idempotency.new-keys.tenant.carol", "3/PT1H");
+    AtomicInteger made = new AtomicInteger();
+    NewKeyLimits node =
+        new NewKeyLimits(
+            name -> Optional.ofNullable(config.get(name)),
+            () -> {
+              made.incrementAndGet();
+              throw new IllegalStateException("no data source jdbc/idempotency-limits");
+            });
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(node.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    }
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isFalse();
+    assertThat(made).as("not once per new key: once per " + NewKeyLimits.SHARED_RETRY).hasValue(1);
   }
 }
