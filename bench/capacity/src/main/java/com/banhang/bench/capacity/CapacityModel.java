@@ -56,6 +56,20 @@ public final class CapacityModel {
     return (int) Math.max(1, Math.ceil(neededRate / (onePrimaryRate * headroom)));
   }
 
+  /**
+   * The share of {@code changes}, spread at random over {@code pages} pages between two
+   * checkpoints, that are the first change of their page since the checkpoint: with
+   * full_page_writes on, each such change logs its page whole. {@code pages * (1 - e^(-changes /
+   * pages)) / changes}: near 1 while the changes are few beside the pages (a random key into a
+   * large primary key), {@code pages / changes} when they are many.
+   */
+  public static double firstTouchShare(double changes, double pages) {
+    if (changes <= 0 || pages <= 0) {
+      return 0;
+    }
+    return pages * -Math.expm1(-changes / pages) / changes;
+  }
+
   /** Decimal gigabytes, as disks are sold. */
   public static double gb(double bytes) {
     return bytes / 1e9;

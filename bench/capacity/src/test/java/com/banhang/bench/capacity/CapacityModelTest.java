@@ -42,4 +42,12 @@ class CapacityModelTest {
     assertEquals(3, CapacityModel.primaries(10_001, 10_000, 0.5));
     assertThrows(IllegalArgumentException.class, () -> CapacityModel.primaries(1, 1, 0));
   }
+
+  @Test
+  void firstTouches_nearlyAllWhenFewBesideThePages_pagesOverChangesWhenMany() {
+    assertEquals(0.999_5, CapacityModel.firstTouchShare(1_000, 1_000_000), 1e-4);
+    assertEquals(1 - Math.exp(-1), CapacityModel.firstTouchShare(50_000, 50_000), 1e-9);
+    assertEquals(0.01, CapacityModel.firstTouchShare(1_000_000, 10_000), 1e-6);
+    assertEquals(0, CapacityModel.firstTouchShare(0, 10));
+  }
 }
