@@ -853,7 +853,7 @@ public final class CapacityBench {
     Sizes same = references.get("body as stored (copy)");
     double noneRow = (double) none.total() / none.rows();
     modelRow("all keys without a body (reference only), 24 h", noneRow, rate, day);
-    modelRow("the issue's 2 KB row, 24 h", 2_000, rate, day);
+    modelRow("the first estimate's 2 KB row, 24 h", 2_000, rate, day);
     line("");
     line("| WAL | per request | per day at " + fmt((long) rate) + "/s |");
     line("|---|---|---|");
