@@ -62,10 +62,17 @@ public class IdempotencyGate implements IdempotentRequest {
   @Inject Admission admission;
   @Inject DuplicateAnswers duplicates;
   @Inject Settlement settlement;
+  @Inject PhaseSpans spans = new PhaseSpans();
 
   // ---------------------------------------------------------------- 1. Admit (request filter)
 
   void admit(Idempotent policy, ContainerRequestContext request) {
+    try (PhaseSpans.Span span = spans.start("admit", policy.operation())) {
+      admitIn(policy, request);
+    }
+  }
+
+  private void admitIn(Idempotent policy, ContainerRequestContext request) {
     ClaimRequest claimRequest = admission.claimRequest(policy, request);
     if (claimRequest == null) {
       return; // refused, or no key where one is optional
@@ -115,6 +122,12 @@ public class IdempotencyGate implements IdempotentRequest {
 
   /** The claim committed on its own: null when this request won the key, else the answer. */
   Response claimOnItsOwn() {
+    try (PhaseSpans.Span span = spans.start("claim", lifecycle.claimRequest().operation())) {
+      return claimOnItsOwnIn();
+    }
+  }
+
+  private Response claimOnItsOwnIn() {
     ClaimRequest claimRequest = lifecycle.claimRequest();
     String operation = claimRequest.operation();
     if (lifecycle.policy().sideEffects() == SideEffects.REMOTE && lifecycle.inTransaction()) {
@@ -153,6 +166,12 @@ public class IdempotencyGate implements IdempotentRequest {
    * @return null when this request won the key, else the answer
    */
   Response claimInTransaction() {
+    try (PhaseSpans.Span span = spans.start("claim", lifecycle.claimRequest().operation())) {
+      return claimInTransactionIn();
+    }
+  }
+
+  private Response claimInTransactionIn() {
     ClaimRequest claimRequest = lifecycle.claimRequest();
     String operation = claimRequest.operation();
     long claimStarted = System.nanoTime();
@@ -242,16 +261,24 @@ public class IdempotencyGate implements IdempotentRequest {
       return invocation.proceed(); // no key to guard, or a nested call of a guarded one
     }
     lifecycle.executing();
-    try {
-      Object result = invocation.proceed();
-      // A remote operation has completed its key itself, through complete(Response).
-      return lifecycle.isCompleted() ? result : settlement.complete((Response) result);
-    } catch (OutcomeUnknownException e) {
-      lifecycle.outcomeUnknown(e);
-      throw e;
-    } catch (ClaimLostException e) {
-      lifecycle.claimLost();
-      throw e;
+    // The business method: the operation's own work, its transaction's, and its remote calls.
+    try (PhaseSpans.Span span = spans.start("execute", lifecycle.operation())) {
+      try {
+        Object result = invocation.proceed();
+        // A remote operation has completed its key itself, through complete(Response).
+        return lifecycle.isCompleted() ? result : settlement.complete((Response) result);
+      } catch (OutcomeUnknownException e) {
+        lifecycle.outcomeUnknown(e);
+        span.failed(e);
+        throw e;
+      } catch (ClaimLostException e) {
+        lifecycle.claimLost();
+        span.failed(e);
+        throw e;
+      } catch (Exception e) {
+        span.failed(e);
+        throw e;
+      }
     }
   }
 

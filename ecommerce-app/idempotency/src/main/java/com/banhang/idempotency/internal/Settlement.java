@@ -43,6 +43,7 @@ public class Settlement {
   @Inject IdempotencyProblems problems;
   @Inject RequestLifecycle lifecycle;
   @Inject Event<IdempotencyEvent> events;
+  @Inject PhaseSpans spans = new PhaseSpans();
 
   /**
    * Stores {@code response} as the key's result in the current transaction (the claim's own, when
@@ -51,6 +52,12 @@ public class Settlement {
    * @throws ClaimLostException when this request no longer owns the key
    */
   Response complete(Response response) {
+    try (PhaseSpans.Span span = spans.start("complete", lifecycle.claim().operation())) {
+      return completeIn(response);
+    }
+  }
+
+  private Response completeIn(Response response) {
     ClaimedKey claim = lifecycle.claim();
     StoredResponse stored = StoredResponse.capture(response, settings.storedHeaders());
     boolean written =
@@ -99,13 +106,17 @@ public class Settlement {
           null,
           MediaType.valueOf(IdempotencyProblems.MEDIA_TYPE));
     }
-    try {
-      switch (phase) {
-        case OUTCOME_UNKNOWN -> markOutcomeUnknown(response);
-        case CLAIMED, EXECUTING, ROLLED_BACK -> releaseOrStoreRejection(phase, response);
-        default -> {
-          // Nothing to settle: no claim, the key completed, or the claim was lost.
-        }
+    if (phase != Phase.OUTCOME_UNKNOWN
+        && phase != Phase.CLAIMED
+        && phase != Phase.EXECUTING
+        && phase != Phase.ROLLED_BACK) {
+      return; // nothing to settle: no claim, the key completed, or the claim was lost
+    }
+    try (PhaseSpans.Span span = spans.start("settle", lifecycle.operation())) {
+      if (phase == Phase.OUTCOME_UNKNOWN) {
+        markOutcomeUnknown(response);
+      } else {
+        releaseOrStoreRejection(phase, response);
       }
     } catch (IdempotencyStoreUnavailableException e) {
       // The answer is already decided; the lease (local) or reconciliation (remote) ends the claim.
