@@ -104,7 +104,8 @@ class GatewayCallOutsideTransactionTest {
             new OneTransaction(),
             currentRequest,
             mock(IdempotencyKeys.class),
-            mock(com.banhang.shop.payments.application.Timeline.class));
+            mock(com.banhang.shop.payments.application.Timeline.class),
+            io.opentelemetry.api.OpenTelemetry.noop().getTracer("test"));
     inject(resource, payOrder, security);
 
     when(security.getUserPrincipal()).thenReturn(() -> TENANT);

@@ -8,6 +8,11 @@ import com.banhang.idempotency.OutcomeUnknownException;
 import com.banhang.idempotency.ProblemDetails;
 import com.banhang.shop.payments.api.TimelineEntry.Kind;
 import com.banhang.shop.payments.domain.model.Payment;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -18,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Paying an order, {@code payments.charge} (docs/payments.md, "payments.charge in three steps"): at
@@ -64,6 +70,12 @@ public class PayOrder {
   @Inject Timeline timeline;
 
   /**
+   * MicroProfile Telemetry's tracer (docs/observability.md, "Traces"); a no-op one until injected,
+   * and with the SDK off.
+   */
+  @Inject Tracer tracer = OpenTelemetry.noop().getTracer(OPERATION);
+
+  /**
    * Pays the order under the request's claim of its key.
    *
    * @return the answer built from the bytes stored as the key's result: 201 with the payment, or
@@ -84,7 +96,7 @@ public class PayOrder {
       // same charge. Answer with it; nothing is sent to the gateway.
       return transaction.run(() -> currentRequest.complete(answer(recordedLate.get())));
     }
-    Payment payment = payments.startPayment(command, claim);
+    Payment payment = traced("payments.start", () -> payments.startPayment(command, claim));
     PaymentGateway.Charge charge;
     List<PaymentGateway.FailedTry> failedTries = new ArrayList<>();
     try {
@@ -99,19 +111,43 @@ public class PayOrder {
     }
     tried(payment, failedTries);
     try {
-      return transaction.run(
-          () -> {
-            timeline.inTransaction(payment, Kind.GATEWAY_ANSWERED, Timeline.SHOP, answered(charge));
-            Payment settled = payments.recordCharge(payment.id(), charge, Timeline.SHOP);
-            // The key is completed last (docs/sqlserver.md, "The key is written last").
-            return currentRequest.complete(answer(settled));
-          });
+      return traced(
+          "payments.record",
+          () ->
+              transaction.run(
+                  () -> {
+                    timeline.inTransaction(
+                        payment, Kind.GATEWAY_ANSWERED, Timeline.SHOP, answered(charge));
+                    Payment settled = payments.recordCharge(payment.id(), charge, Timeline.SHOP);
+                    // The key is completed last (docs/sqlserver.md, "The key is written last").
+                    return currentRequest.complete(answer(settled));
+                  }));
     } catch (ClaimLostException e) {
       throw e;
     } catch (RuntimeException e) {
       // The gateway answered but its answer could not be recorded: releasing the key now would
       // orphan the PENDING attempt. Leave it to reconciliation, which asks the gateway again.
       throw unknown(payment, "payment %s was answered by the gateway but not recorded", e);
+    }
+  }
+
+  /**
+   * {@code work}, a transaction of its own, in a span that ends after its commit: {@code
+   * payments.start} (the PENDING attempt) and {@code payments.record} (the result, the order and
+   * the completed key). Attributes name the operation only; a failure marks the span with the
+   * exception's type, never its message.
+   */
+  private <T> T traced(String name, Supplier<T> work) {
+    Span span =
+        tracer.spanBuilder(name).setAttribute("idempotency.operation", OPERATION).startSpan();
+    try (Scope scope = span.makeCurrent()) {
+      return work.get();
+    } catch (RuntimeException e) {
+      span.setStatus(StatusCode.ERROR);
+      span.setAttribute("error.type", e.getClass().getName());
+      throw e;
+    } finally {
+      span.end();
     }
   }
 
