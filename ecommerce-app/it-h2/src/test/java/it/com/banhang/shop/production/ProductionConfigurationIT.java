@@ -52,6 +52,9 @@ class ProductionConfigurationIT {
 
     assertThat(created.statusCode()).isEqualTo(201);
     assertThat(created.jsonPath().getString("status")).isEqualTo("PENDING_PAYMENT");
+    assertThat(created.header("Trace-Id"))
+        .as("no OTLP endpoint is configured, so the OpenTelemetry SDK is off and nothing is traced")
+        .isNull();
   }
 
   @Test
