@@ -64,7 +64,13 @@ class TracesIT {
     String traceId = paid.header("Trace-Id");
     assertThat(traceId).as("the answer's Trace-Id").matches("[0-9a-f]{32}");
     List<ReceivedSpan> trace =
-        awaitTrace(traceId, spans -> has(spans, SANDBOX, SpanKind.SPAN_KIND_SERVER));
+        awaitTrace(
+            traceId,
+            spans ->
+                has(spans, SHOP, SpanKind.SPAN_KIND_SERVER)
+                    && has(spans, SANDBOX, SpanKind.SPAN_KIND_SERVER)
+                    && hasNamed(spans, "payments.record")
+                    && hasNamed(spans, "idempotency.complete"));
 
     ReceivedSpan request = only(trace, SHOP, SpanKind.SPAN_KIND_SERVER);
     assertThat(request.parentSpanId()).as("the request starts the trace").isEmpty();
@@ -91,16 +97,20 @@ class TracesIT {
         .as("the key is completed in the recording transaction")
         .isEqualTo(record.spanId());
 
-    ReceivedSpan gatewayCall = only(trace, SHOP, SpanKind.SPAN_KIND_CLIENT);
-    assertThat(ancestors(trace, gatewayCall)).contains(execute.spanId());
-    assertThat(gatewayCall.span().getStartTimeUnixNano())
-        .as("the gateway is called between the two transactions")
-        .isGreaterThanOrEqualTo(start.span().getEndTimeUnixNano())
-        .isLessThanOrEqualTo(record.span().getStartTimeUnixNano());
-    ReceivedSpan atTheSandbox = only(trace, SANDBOX, SpanKind.SPAN_KIND_SERVER);
-    assertThat(atTheSandbox.parentSpanId())
+    // One client span per try of the gateway call (a slow machine may make the adapter retry).
+    List<ReceivedSpan> gatewayCalls = all(trace, SHOP, SpanKind.SPAN_KIND_CLIENT);
+    assertThat(gatewayCalls).as("the gateway call's client spans in %s", names(trace)).isNotEmpty();
+    for (ReceivedSpan gatewayCall : gatewayCalls) {
+      assertThat(ancestors(trace, gatewayCall)).contains(execute.spanId());
+      assertThat(gatewayCall.span().getStartTimeUnixNano())
+          .as("the gateway is called between the two transactions")
+          .isGreaterThanOrEqualTo(start.span().getEndTimeUnixNano())
+          .isLessThanOrEqualTo(record.span().getStartTimeUnixNano());
+    }
+    List<String> callIds = gatewayCalls.stream().map(ReceivedSpan::spanId).toList();
+    assertThat(all(trace, SANDBOX, SpanKind.SPAN_KIND_SERVER))
         .as("the sandbox continued the trace from the traceparent of the shop's call")
-        .isEqualTo(gatewayCall.spanId());
+        .allSatisfy(atTheSandbox -> assertThat(callIds).contains(atTheSandbox.parentSpanId()));
 
     // A replay: a trace of its own, answered at admission.
     Response replay = pay("alice", orderId, key, "pm_card_ok");
@@ -108,7 +118,11 @@ class TracesIT {
     String replayTraceId = replay.header("Trace-Id");
     assertThat(replayTraceId).matches("[0-9a-f]{32}").isNotEqualTo(traceId);
     List<ReceivedSpan> replayTrace =
-        awaitTrace(replayTraceId, spans -> hasNamed(spans, "idempotency.admit"));
+        awaitTrace(
+            replayTraceId,
+            spans ->
+                hasNamed(spans, "idempotency.admit")
+                    && has(spans, SHOP, SpanKind.SPAN_KIND_SERVER));
     assertThat(phase(replayTrace, "idempotency.admit").attributes())
         .containsEntry("idempotency.operation", OPERATION)
         .containsEntry("idempotency.outcome", "replayed");
@@ -122,7 +136,11 @@ class TracesIT {
     String problemTraceId = reused.header("Trace-Id");
     assertThat(problemTraceId).matches("[0-9a-f]{32}").isNotIn(traceId, replayTraceId);
     List<ReceivedSpan> problemTrace =
-        awaitTrace(problemTraceId, spans -> has(spans, SHOP, SpanKind.SPAN_KIND_SERVER));
+        awaitTrace(
+            problemTraceId,
+            spans ->
+                hasNamed(spans, "idempotency.admit")
+                    && has(spans, SHOP, SpanKind.SPAN_KIND_SERVER));
     assertThat(only(problemTrace, SHOP, SpanKind.SPAN_KIND_SERVER).attributes())
         .containsEntry("http.response.status_code", "422");
     assertThat(phase(problemTrace, "idempotency.admit").attributes())
@@ -153,7 +171,12 @@ class TracesIT {
     assertThat(unknown.contentType()).startsWith("application/problem+json");
     String traceId = unknown.header("Trace-Id");
     assertThat(traceId).matches("[0-9a-f]{32}");
-    List<ReceivedSpan> trace = awaitTrace(traceId, spans -> hasNamed(spans, "idempotency.settle"));
+    List<ReceivedSpan> trace =
+        awaitTrace(
+            traceId,
+            spans ->
+                hasNamed(spans, "idempotency.settle")
+                    && has(spans, SHOP, SpanKind.SPAN_KIND_SERVER));
     assertThat(only(trace, SHOP, SpanKind.SPAN_KIND_SERVER).attributes())
         .containsEntry("http.response.status_code", "504");
     ReceivedSpan execute = phase(trace, "idempotency.execute");
@@ -203,9 +226,12 @@ class TracesIT {
     return spans.stream().anyMatch(s -> s.name().equals(name));
   }
 
+  private static List<ReceivedSpan> all(List<ReceivedSpan> trace, String service, SpanKind kind) {
+    return trace.stream().filter(s -> s.service().equals(service) && s.kind() == kind).toList();
+  }
+
   private static ReceivedSpan only(List<ReceivedSpan> trace, String service, SpanKind kind) {
-    List<ReceivedSpan> found =
-        trace.stream().filter(s -> s.service().equals(service) && s.kind() == kind).toList();
+    List<ReceivedSpan> found = all(trace, service, kind);
     assertThat(found).as("%s spans of %s in %s", kind, service, names(trace)).hasSize(1);
     return found.get(0);
   }
