@@ -263,11 +263,13 @@ public class GatewayEventsView extends VerticalLayout implements HasDynamicTitle
 
   /** Calls an action, shows its result at once and re-reads the grid. */
   private Optional<ActionResult> act(String what, java.util.function.Supplier<ActionResult> call) {
-    Optional<ActionResult> result = Notices.call(what, call);
-    result.ifPresent(Notices::result);
-    grid.deselectAll();
-    refresh();
-    return result;
+    return Notices.act(
+        what,
+        call,
+        () -> {
+          grid.deselectAll();
+          refresh();
+        });
   }
 
   /** Re-reads the grid and what waits for an operator. */

@@ -237,11 +237,13 @@ public class LateChargesView extends VerticalLayout implements HasDynamicTitle {
 
   /** Calls an action, shows its result at once and re-reads the grid. */
   private Optional<ActionResult> act(String what, java.util.function.Supplier<ActionResult> call) {
-    Optional<ActionResult> result = Notices.call(what, call);
-    result.ifPresent(Notices::result);
-    grid.deselectAll();
-    refresh();
-    return result;
+    return Notices.act(
+        what,
+        call,
+        () -> {
+          grid.deselectAll();
+          refresh();
+        });
   }
 
   void refresh() {

@@ -54,6 +54,17 @@ final class Notices {
     }
   }
 
+  /**
+   * Runs an operator's action as {@link #call} does, shows its result at once, then runs {@code
+   * reread} (the view re-reads what the action may have changed), whatever the outcome.
+   */
+  static Optional<ActionResult> act(String what, Supplier<ActionResult> action, Runnable reread) {
+    Optional<ActionResult> result = call(what, action);
+    result.ifPresent(Notices::result);
+    reread.run();
+    return result;
+  }
+
   private static String describe(RuntimeException e) {
     String message = e.getMessage();
     return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");

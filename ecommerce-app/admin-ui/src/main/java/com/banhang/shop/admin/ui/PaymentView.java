@@ -378,10 +378,7 @@ public class PaymentView extends VerticalLayout implements BeforeEnterObserver, 
 
   /** Calls an action, shows its result at once and re-reads the page. */
   private Optional<ActionResult> act(String what, Supplier<ActionResult> call) {
-    Optional<ActionResult> result = Notices.call(what, call);
-    result.ifPresent(Notices::result);
-    render();
-    return result;
+    return Notices.act(what, call, this::render);
   }
 
   private static void field(FormLayout form, String label, String value, String id) {

@@ -669,9 +669,6 @@ public class StuckOperationsView extends VerticalLayout
 
   /** Calls an action, shows its result at once and re-reads the grid. */
   private Optional<ActionResult> act(String what, java.util.function.Supplier<ActionResult> call) {
-    Optional<ActionResult> result = Notices.call(what, call);
-    result.ifPresent(Notices::result);
-    refresh();
-    return result;
+    return Notices.act(what, call, this::refresh);
   }
 }

@@ -164,9 +164,8 @@ class OperatorActionsGatewayEventsTest {
 
   // --- Mark handled
 
-  @Test
-  void aFlaggedEvent_isMarkedByPayments_withTheOperatorAndReason_andAuditedOnThePayment() {
-    found(event("FLAGGED", "p-1", null));
+  /** Payments marks the event, running the console's audit in the mark's transaction. */
+  private void paymentsMarksAndRunsTheAudit() {
     when(actions.gatewayEvents.markHandled(
             eq("sandbox"), eq("evt_1"), eq("operator"), eq(REASON), any()))
         .thenAnswer(
@@ -174,6 +173,12 @@ class OperatorActionsGatewayEventsTest {
               call.<Runnable>getArgument(4).run();
               return true;
             });
+  }
+
+  @Test
+  void aFlaggedEvent_isMarkedByPayments_withTheOperatorAndReason_andAuditedOnThePayment() {
+    found(event("FLAGGED", "p-1", null));
+    paymentsMarksAndRunsTheAudit();
 
     ActionResult result =
         actions.markGatewayEventHandled("operator", "sandbox", "evt_1", "  " + REASON + " ");
@@ -287,13 +292,7 @@ class OperatorActionsGatewayEventsTest {
   void anAuditEntryThatCannotBeWritten_leavesTheEventUnmarked_andTheAnswerSaysSo() {
     found(event("FLAGGED", "p-1", null));
     // Payments runs the audit in the mark's transaction: its failure rolls the mark back.
-    when(actions.gatewayEvents.markHandled(
-            eq("sandbox"), eq("evt_1"), eq("operator"), eq(REASON), any()))
-        .thenAnswer(
-            call -> {
-              call.<Runnable>getArgument(4).run();
-              return true;
-            });
+    paymentsMarksAndRunsTheAudit();
     doThrow(new IllegalStateException("audit table full"))
         .when(actions.audit)
         .append(any(), any(), any(), any(), any());
