@@ -110,37 +110,6 @@ final class GatewayWebhooks {
 
   // ------------------------------------------------------------------ the sandbox
 
-  /** Enables or disables the sandbox's webhooks to the suite's shop (new charges only). */
-  static void endpoint(boolean enabled) {
-    HttpResponse<String> answer =
-        send(
-            HttpRequest.newBuilder(URI.create(Sandbox.URL + "/v1/webhooks/endpoint"))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"enabled\":" + enabled + "}"))
-                .build());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-  }
-
-  /** Replaces the sandbox's webhook faults; members left out take their defaults. */
-  static void faults(String json) {
-    HttpResponse<String> answer =
-        send(
-            HttpRequest.newBuilder(URI.create(Sandbox.URL + "/v1/faults/webhooks"))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json))
-                .build());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-  }
-
-  static void noFaults() {
-    HttpResponse<String> answer =
-        send(
-            HttpRequest.newBuilder(URI.create(Sandbox.URL + "/v1/faults/webhooks"))
-                .DELETE()
-                .build());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-  }
-
   /** The sandbox sends the event again now; returns the shop's status for that attempt. */
   static int resend(String eventId) {
     HttpResponse<String> answer =

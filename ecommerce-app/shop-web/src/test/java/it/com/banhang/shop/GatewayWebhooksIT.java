@@ -44,20 +44,20 @@ class GatewayWebhooksIT {
 
   @BeforeAll
   static void enableWebhooks() {
-    GatewayWebhooks.noFaults();
-    GatewayWebhooks.endpoint(true);
+    Sandbox.noWebhookFaults();
+    Sandbox.webhookEndpoint(true);
   }
 
   @AfterAll
   static void disableWebhooks() {
-    GatewayWebhooks.endpoint(false);
-    GatewayWebhooks.noFaults();
+    Sandbox.webhookEndpoint(false);
+    Sandbox.noWebhookFaults();
   }
 
   @AfterEach
   void noFaults() {
     Sandbox.noFaults();
-    GatewayWebhooks.noFaults();
+    Sandbox.noWebhookFaults();
   }
 
   /**
@@ -89,7 +89,7 @@ class GatewayWebhooksIT {
     // The payment: charged, every answer lost; its event held back by the sandbox (10 min).
     String orderId = newOrder("alice");
     String key = newKey();
-    GatewayWebhooks.faults("{\"delayProbability\":1,\"delayMinMs\":600000,\"delayMaxMs\":600000}");
+    Sandbox.webhookFaults("{\"delayProbability\":1,\"delayMinMs\":600000,\"delayMaxMs\":600000}");
     Sandbox.faults(
         "{\"dropResponseProbability\":1,\"faultsOnReplays\":true,\"dropMode\":\"GATEWAY_TIMEOUT\"}");
     Response first = pay("alice", orderId, key, "pm_card_ok");
@@ -180,7 +180,7 @@ class GatewayWebhooksIT {
   void anEventBeforeTheChargeCallAnswers_waitsForTheRequest_thenConfirmsIt() {
     String orderId = newOrder("alice");
     String key = newKey();
-    GatewayWebhooks.faults("{\"earlyProbability\":1}");
+    Sandbox.webhookFaults("{\"earlyProbability\":1}");
     // The answer leaves 2.5 s after the charge (the shop's read timeout is 3 s); the event first.
     Sandbox.faults("{\"latencyMs\":2500,\"latencyPhase\":\"AFTER_CHARGE\"}");
 
