@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * 10 s, closed again by one success (which also empties its window, so the suites after this one
  * start with a fresh circuit).
  */
-@SameOnEveryDatabase
+@RunOnceOnH2
 class GatewayCircuitIT {
 
   private static final String CHARGE = "payments.charge";

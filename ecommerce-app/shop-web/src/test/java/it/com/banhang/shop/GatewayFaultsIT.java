@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The network misbehaving between the shop and the processor : whatever the gateway does, each
  * order is charged at most once and each client gets a truthful answer.
  */
-@SameOnEveryDatabase
+@RunOnceOnH2
 class GatewayFaultsIT {
 
   @AfterEach

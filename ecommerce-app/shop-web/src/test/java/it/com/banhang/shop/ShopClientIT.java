@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sandbox under faults: what the client says of each intent must be what the gateway did, and a
  * retry, a concurrent duplicate or a client killed and started again must never charge twice.
  */
-@SameOnEveryDatabase
+@RunOnceOnH2
 class ShopClientIT {
 
   private static final PaymentRequest PAYMENT = new PaymentRequest(TOTAL, "VND", "pm_card_ok");
