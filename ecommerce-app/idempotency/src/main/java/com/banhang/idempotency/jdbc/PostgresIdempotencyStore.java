@@ -255,9 +255,10 @@ public class PostgresIdempotencyStore extends JdbcIdempotencyStore {
 
   @Override
   protected String tableSizeQuery() {
-    // A partitioned table holds no rows itself: its partitions do (pg_partition_tree lists a plain
-    // table as its own one member).
-    return "SELECT COALESCE(SUM(pg_total_relation_size(relid)), 0)"
+    // A partitioned table holds no rows itself: its partitions do. pg_partition_tree lists no row
+    // for a plain table, whose own size is then the answer.
+    return "SELECT COALESCE(SUM(pg_total_relation_size(relid)),"
+        + " pg_total_relation_size('idempotency_record'))"
         + " FROM pg_partition_tree('idempotency_record')";
   }
 }

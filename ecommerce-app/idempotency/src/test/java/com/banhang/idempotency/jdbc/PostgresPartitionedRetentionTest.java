@@ -474,6 +474,8 @@ class PostgresPartitionedRetentionTest {
     assertThat(unpartitioned.retainByPartitions(8, LOCK_WAIT))
         .isEqualTo(PartitionRetention.NOT_PARTITIONED);
     assertThat(unpartitioned.administration().purgeExpired(100)).isEqualTo(1);
+    assertThat(unpartitioned.administration().tableSizeBytes()).isPresent();
+    assertThat(unpartitioned.administration().tableSizeBytes().getAsLong()).isPositive();
   }
 
   // ------------------------------------------------------------------ helpers
