@@ -114,9 +114,7 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
     long startNanos = System.nanoTime();
     // Whole expired days first where the table is partitioned; the batches then take what no
     // partition drop takes (all of it where the table is not partitioned).
-    PartitionRetention partitions =
-        administration.retainByPartitions(
-            settings.partitionDaysAhead(), settings.partitionLockWait());
+    PartitionRetention partitions = retainByPartitions();
     if (!partitions.skipped().isEmpty()) {
       LOG.info(() -> "retention by partition left to a later run: " + partitions.skipped());
     }
@@ -143,6 +141,25 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
     administration.recordPurgeRun(run);
     purgeRuns.fire(run);
     return run;
+  }
+
+  /**
+   * The step by partition; a failure of it (a DDL that could not run) is logged and leaves the run
+   * to its batches, which remove what they reach, rather than failing the whole run.
+   */
+  private PartitionRetention retainByPartitions() {
+    try {
+      PartitionRetention done =
+          administration.retainByPartitions(
+              settings.partitionDaysAhead(), settings.partitionLockWait());
+      return done == null ? PartitionRetention.NOT_PARTITIONED : done;
+    } catch (RuntimeException e) {
+      LOG.log(
+          java.util.logging.Level.WARNING,
+          "retention by partition failed; this run deletes in batches only",
+          e);
+      return PartitionRetention.NOT_PARTITIONED;
+    }
   }
 
   /**
