@@ -117,6 +117,14 @@ BEGIN
 END
 $$;
 
+-- The three maintenance functions below run with their owner's rights (SECURITY DEFINER, the
+-- migration login's): the runtime login that calls them from the retention job has no right to
+-- create or drop tables (docs/deployment.md revokes CREATE on the schema), and needs none. Their
+-- search_path is the one this migration ran with, so that no caller's path changes what they
+-- name. Each touches only the key table's own partitions: a day's name is built from a date, a
+-- detach only takes a partition of idempotency_record whose range ended, and a drop only a table
+-- named idempotency_record_detached_*.
+
 -- The partitions of the key table, with the end of each one's range (NULL for the default), for
 -- the retention job: a partition whose range ended is all expired.
 CREATE FUNCTION idempotency_partitions()
@@ -140,7 +148,7 @@ $$;
 -- not wait for, and a brief ACCESS EXCLUSIVE on the default partition to check it.
 CREATE FUNCTION idempotency_partition_create(p_day date, p_lock_timeout_ms bigint)
 RETURNS text
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
     v_name  text := 'idempotency_record_p' || to_char(p_day, 'YYYYMMDD');
     v_from  timestamptz := p_day::timestamp AT TIME ZONE 'UTC';
@@ -184,7 +192,7 @@ $$;
 -- ended is refused: its rows are not all expired.
 CREATE FUNCTION idempotency_partition_detach(p_partition text, p_lock_timeout_ms bigint)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
     v_end     timestamptz;
     v_columns text;
@@ -226,7 +234,7 @@ $$;
 -- key table: the detached table is no partition of it any more.
 CREATE FUNCTION idempotency_partition_drop(p_detached text)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
     v_rows bigint;
 BEGIN

@@ -463,6 +463,40 @@ class PostgresPartitionedRetentionTest {
   }
 
   @Test
+  void runtimeLoginWithoutDdlRights_maintainsThePartitions_throughTheOwnersFunctions()
+      throws Exception {
+    String name = "db_" + UUID.randomUUID().toString().replace("-", "");
+    execute("CREATE DATABASE " + name);
+    DataSource owner = postgres.getDatabase("postgres", name);
+    migrate(owner, null);
+    // As docs/deployment.md sets a database up, and as RuntimeGrants grants after a migration.
+    executeOn(
+        owner,
+        "DO $$ BEGIN CREATE ROLE shop_runtime LOGIN; EXCEPTION WHEN duplicate_object"
+            + " THEN NULL; END $$");
+    executeOn(owner, "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+    executeOn(owner, "GRANT USAGE ON SCHEMA public TO shop_runtime");
+    executeOn(
+        owner,
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO shop_runtime");
+    executeOn(
+        owner,
+        "SELECT idempotency_partition_create(CAST(now() AT TIME ZONE 'UTC' AS date) - 2, 1000)");
+    String key = UUID.randomUUID().toString();
+    executeOn(owner, legacyRow(key, "COMPLETED", dayStart(-2) + " + interval '1 hour'"));
+    PostgresIdempotencyStore runtime =
+        (PostgresIdempotencyStore)
+            JdbcIdempotencyStore.forDataSource(postgres.getDatabase("shop_runtime", name));
+
+    PartitionRetention run = runtime.retainByPartitions(2, LOCK_WAIT);
+
+    assertThat(run.partitionsCreated()).isEqualTo(3);
+    assertThat(run.partitionsDropped()).isEqualTo(1);
+    assertThat(run.rowsDropped()).isEqualTo(1);
+    assertThat(runtime.administration().purgeExpired(100)).isZero();
+  }
+
+  @Test
   void notPartitioned_retainAnswersSo_andTheBatchedPurgeDoesTheWork() throws Exception {
     DataSource plain = freshDatabase();
     migrate(plain, "21");
