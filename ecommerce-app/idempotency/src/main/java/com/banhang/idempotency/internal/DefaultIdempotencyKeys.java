@@ -7,6 +7,7 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyKeys;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.PartitionRetention;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
@@ -33,6 +34,9 @@ import java.util.TreeSet;
  */
 @ApplicationScoped
 public class DefaultIdempotencyKeys implements IdempotencyKeys {
+
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(DefaultIdempotencyKeys.class.getName());
 
   @Inject IdempotencyStore store;
   @Inject IdempotencyStoreAdministration administration;
@@ -108,7 +112,13 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
   public PurgeRun purgeExpiredNow(String startedBy) {
     Instant started = Instant.now();
     long startNanos = System.nanoTime();
-    int purged = 0;
+    // Whole expired days first where the table is partitioned; the batches then take what no
+    // partition drop takes (all of it where the table is not partitioned).
+    PartitionRetention partitions = retainByPartitions();
+    if (!partitions.skipped().isEmpty()) {
+      LOG.info(() -> "retention by partition left to a later run: " + partitions.skipped());
+    }
+    int purged = (int) Math.min(Integer.MAX_VALUE, partitions.rowsDropped());
     for (int batch = 0; batch < settings.purgeMaxBatches(); batch++) {
       int deleted = administration.purgeExpired(settings.purgeBatchSize());
       purged += deleted;
@@ -121,10 +131,35 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
     }
     PurgeRun run =
         new PurgeRun(
-            started, nodeName(), startedBy, purged, (System.nanoTime() - startNanos) / 1_000_000);
+            started,
+            nodeName(),
+            startedBy,
+            purged,
+            (System.nanoTime() - startNanos) / 1_000_000,
+            partitions.partitioned() ? PurgeRun.PARTITIONS : PurgeRun.BATCHED,
+            partitions.partitionsDropped());
     administration.recordPurgeRun(run);
     purgeRuns.fire(run);
     return run;
+  }
+
+  /**
+   * The step by partition; a failure of it (a DDL that could not run) is logged and leaves the run
+   * to its batches, which remove what they reach, rather than failing the whole run.
+   */
+  private PartitionRetention retainByPartitions() {
+    try {
+      PartitionRetention done =
+          administration.retainByPartitions(
+              settings.partitionDaysAhead(), settings.partitionLockWait());
+      return done == null ? PartitionRetention.NOT_PARTITIONED : done;
+    } catch (RuntimeException e) {
+      LOG.log(
+          java.util.logging.Level.WARNING,
+          "retention by partition failed; this run deletes in batches only",
+          e);
+      return PartitionRetention.NOT_PARTITIONED;
+    }
   }
 
   /**

@@ -133,6 +133,33 @@ public class IdempotencySettings {
   Duration purgeBatchPause;
 
   /**
+   * Where the key table is partitioned by expiry day (docs/scaling.md, "Retention by partition"):
+   * how many days after today each retention run makes sure have their partition, so that rows land
+   * in their day's partition and not in the default one. At least the longest TTL in days plus one;
+   * a row beyond it lands in the default partition, which the batched purge keeps.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.retention.partition-days-ahead", defaultValue = "8")
+  int partitionDaysAhead;
+
+  /**
+   * The longest a partition's DDL waits for its lock. The detach of an expired day holds the key
+   * table exclusively for the time it takes, and claims queue behind it while it waits: a long
+   * transaction on the table makes it give up after this, and the next run tries again.
+   */
+  @Inject
+  @ConfigProperty(name = "idempotency.retention.partition-lock-wait", defaultValue = "PT0.5S")
+  Duration partitionLockWait;
+
+  public int partitionDaysAhead() {
+    return Math.max(0, partitionDaysAhead);
+  }
+
+  public Duration partitionLockWait() {
+    return partitionLockWait == null ? Duration.ofMillis(500) : partitionLockWait;
+  }
+
+  /**
    * Rows re-sealed per batch after a body key rotation: each batch is one short transaction that
    * locks at most this many rows, whose bodies are opened and sealed again in memory before it.
    */

@@ -3,6 +3,7 @@ package com.banhang.idempotency.jdbc;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
+import com.banhang.idempotency.PartitionRetention;
 import com.banhang.idempotency.StoredResponse;
 import com.banhang.idempotency.spi.IdempotencyStore;
 import com.banhang.idempotency.spi.IdempotencyStore.ClaimRequest;
@@ -146,7 +147,7 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
    * key that had no row: an INSERT, which the primary key refuses if a writer that takes no lock
    * added one meanwhile. A higher attempt replaces the row the claim found: an UPDATE fenced by
    * that row's attempt and by the takeover rules, checked again on the database's clock; a row
-   * purged in between is inserted instead.
+   * purged in between is inserted instead, and a row that changed meanwhile refuses the write.
    */
   @Override
   public boolean completeInTransaction(IdempotencyRecord claim, StoredResponse response) {
@@ -184,6 +185,14 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
               claim.attempt() - 1);
       if (replaced == 1) {
         return true;
+      }
+      // The row changed since the claim read it (its old owner completed or released it), or it
+      // was purged. Only a purged row is inserted again: where the key table is partitioned by
+      // expiry (PostgreSQL, V22), the primary key holds the expiry and would take a second row of
+      // the key with the takeover's expiry. No other writer inserts the key meanwhile: they all
+      // take the key's lock, which the claim holds to the end of this transaction.
+      if (find(claim.tenant(), claim.operation(), claim.key()).isPresent()) {
+        return false;
       }
     }
     try (Connection connection = dataSource.getConnection();
@@ -368,6 +377,20 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
    */
   protected abstract String purgeExpiredStatement();
 
+  /** One batch of the purge ({@link JdbcIdempotencyStoreAdministration#purgeExpired}). */
+  protected int purgeExpiredBatch(int batchSize) {
+    return executeUpdate(purgeExpiredStatement(), batchSize);
+  }
+
+  /**
+   * The retention's step by partition ({@link
+   * JdbcIdempotencyStoreAdministration#retainByPartitions}); none where the store has no
+   * partitioned table.
+   */
+  protected PartitionRetention retainByPartitions(int daysAhead, Duration lockWait) {
+    return PartitionRetention.NOT_PARTITIONED;
+  }
+
   /**
    * A query of one number: the bytes of the table and its indexes; null if the database has none.
    */
@@ -447,8 +470,22 @@ public abstract class JdbcIdempotencyStore implements IdempotencyStore {
       bind(statement, parameters);
       return statement.executeUpdate();
     } catch (SQLException e) {
+      if (rowMovedByConcurrentUpdate(e)) {
+        return 0;
+      }
       throw unavailable("cannot write to the idempotency store", e);
     }
+  }
+
+  /**
+   * Whether a write failed because the row it waited for was moved away by a concurrent UPDATE (on
+   * a partitioned table, a takeover that changed the row's expiry moves it to another partition).
+   * Every write that goes through {@link #executeUpdate} is fenced by the attempt or bounded by the
+   * row's state, and a takeover raised the attempt: the fence would have refused the write, so it
+   * counts as no row written rather than as an unavailable store. False by default.
+   */
+  protected boolean rowMovedByConcurrentUpdate(SQLException e) {
+    return false;
   }
 
   List<IdempotencyRecord> query(String sql, Object... parameters) {

@@ -6,6 +6,7 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.PartitionRetention;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
@@ -272,12 +273,14 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
   public void recordPurgeRun(PurgeRun run) {
     store.executeUpdate(
         "INSERT INTO idempotency_purge_run (started_at, node, started_by, rows_deleted,"
-            + " duration_ms) VALUES (?, ?, ?, ?, ?)",
+            + " duration_ms, method, partitions_dropped) VALUES (?, ?, ?, ?, ?, ?, ?)",
         JdbcIdempotencyStore.utc(run.startedAt()),
         JdbcIdempotencyStore.truncate(run.node(), 255),
         JdbcIdempotencyStore.truncate(run.startedBy(), 100),
         run.rowsDeleted(),
-        run.durationMillis());
+        run.durationMillis(),
+        run.method(),
+        run.partitionsDropped());
   }
 
   @Override
@@ -288,8 +291,8 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
     try (Connection connection = store.dataSource.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT started_at, node, started_by, rows_deleted, duration_ms"
-                    + " FROM idempotency_purge_run ORDER BY started_at DESC, id DESC"
+                "SELECT started_at, node, started_by, rows_deleted, duration_ms, method,"
+                    + " partitions_dropped FROM idempotency_purge_run ORDER BY started_at DESC, id DESC"
                     + " OFFSET 0 ROWS FETCH NEXT ? ROWS ONLY")) {
       JdbcIdempotencyStore.bind(statement, limit);
       List<PurgeRun> runs = new ArrayList<>();
@@ -301,7 +304,9 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
                   rs.getString(2),
                   rs.getString(3),
                   rs.getInt(4),
-                  rs.getLong(5)));
+                  rs.getLong(5),
+                  rs.getString(6) == null ? PurgeRun.BATCHED : rs.getString(6).trim(),
+                  rs.getInt(7)));
         }
       }
       return runs;
@@ -534,6 +539,11 @@ public final class JdbcIdempotencyStoreAdministration implements IdempotencyStor
   /** One batch, by the store's own statement: each database bounds a DELETE its own way. */
   @Override
   public int purgeExpired(int batchSize) {
-    return store.executeUpdate(store.purgeExpiredStatement(), batchSize);
+    return store.purgeExpiredBatch(batchSize);
+  }
+
+  @Override
+  public PartitionRetention retainByPartitions(int daysAhead, Duration lockWait) {
+    return store.retainByPartitions(daysAhead, lockWait);
   }
 }

@@ -5,6 +5,7 @@ import com.banhang.idempotency.BodyResealRun;
 import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.KeyStatistics;
+import com.banhang.idempotency.PartitionRetention;
 import com.banhang.idempotency.ProcessingPage;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.PurgeRun;
@@ -71,9 +72,23 @@ public interface IdempotencyStoreAdministration {
 
   /**
    * Deletes at most {@code batchSize} completed or released rows past their expiry by the
-   * database's clock; never a processing row.
+   * database's clock; never a processing row. On a key table partitioned by expiry day, only rows
+   * that no partition drop will take: those of the default and legacy partitions ({@link
+   * #retainByPartitions}).
    */
   int purgeExpired(int batchSize);
+
+  /**
+   * The retention's step by partition, where the key table is partitioned by expiry day (found at
+   * every call, not configured): creates the partitions of the next {@code daysAhead} days, then
+   * detaches and drops each partition whose range has ended, giving its processing rows back to the
+   * table first, in the detach's transaction. A DDL statement that waits longer than {@code
+   * lockWait} for its lock gives up, and the run leaves it to the next one. Safe on several nodes
+   * at once: one of them does the work. {@link PartitionRetention#NOT_PARTITIONED} elsewhere.
+   */
+  default PartitionRetention retainByPartitions(int daysAhead, Duration lockWait) {
+    return PartitionRetention.NOT_PARTITIONED;
+  }
 
   /**
    * One batch of the re-seal after a body key rotation: reads at most {@code batchSize} rows whose

@@ -253,4 +253,26 @@ class SqlServerScriptsTest {
     }
     return names;
   }
+
+  /**
+   * The retention by partition (V22) empties an expired day only in the transaction that copied its
+   * processing rows aside first and puts them back after, before the merge and the commit: a
+   * processing key is never dropped with its day. Text order, read offline: written, not run.
+   */
+  @Test
+  void partitionRetention_keepsTheDaysProcessingRows_inTheTruncatesTransaction() {
+    List<String> batches = BATCHES.get("V22__idempotency_record_partitioned.sql");
+    String procedure =
+        withoutComments(batches.get(indexOf(batches, "usp_idempotency_partition_retention")));
+    int begin = procedure.indexOf("BEGIN TRANSACTION");
+    int copy = procedure.indexOf("INSERT INTO #kept");
+    int truncate = procedure.indexOf("TRUNCATE TABLE dbo.idempotency_record WITH (PARTITIONS (2))");
+    int back = procedure.indexOf("INSERT INTO dbo.idempotency_record SELECT * FROM #kept");
+    int merge = procedure.indexOf("MERGE RANGE");
+    int commit = procedure.indexOf("COMMIT TRANSACTION");
+    assertThat(List.of(begin, copy, truncate, back, merge, commit)).doesNotContain(-1).isSorted();
+    assertThat(procedure.substring(copy, truncate))
+        .contains("WITH (TABLOCKX, HOLDLOCK)")
+        .contains("status = 'PROCESSING'");
+  }
 }

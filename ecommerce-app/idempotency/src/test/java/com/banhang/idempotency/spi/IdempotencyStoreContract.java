@@ -553,13 +553,22 @@ public abstract class IdempotencyStoreContract {
     store.claim(request(processing, HASH, LONG, SHORT_TTL, false));
     pastShortTtl();
 
-    assertThat(administration.purgeExpired(2)).isEqualTo(2);
-    assertThat(administration.purgeExpired(2)).isEqualTo(2);
-    assertThat(administration.purgeExpired(2)).isEqualTo(1);
+    List<String> reached = new ArrayList<>();
+    for (String key : expiring) {
+      if (batchedPurgeReaches(key)) {
+        reached.add(key);
+      }
+    }
+    for (int left = reached.size(); left > 0; left -= 2) {
+      assertThat(administration.purgeExpired(2)).isEqualTo(Math.min(2, left));
+    }
     assertThat(administration.purgeExpired(2)).isZero();
 
-    assertThat(expiring)
-        .allSatisfy(key -> assertThat(store.find(TENANT, OPERATION, key)).isEmpty());
+    for (String key : expiring) {
+      assertThat(store.find(TENANT, OPERATION, key).isPresent())
+          .as("key %s: a row the batches do not reach waits for its partition's drop", key)
+          .isEqualTo(!reached.contains(key));
+    }
     assertThat(store.find(TENANT, OPERATION, kept)).isPresent();
     assertThat(store.find(TENANT, OPERATION, processing)).isPresent();
   }
@@ -903,6 +912,15 @@ public abstract class IdempotencyStoreContract {
 
   protected static String newKey() {
     return UUID.randomUUID().toString();
+  }
+
+  /**
+   * Whether the batched purge reaches the row of {@code key}: every row, unless the store keeps the
+   * key table partitioned by expiry day, where the rows of a day partition wait for that day to be
+   * dropped whole (docs/scaling.md, "Retention by partition").
+   */
+  protected boolean batchedPurgeReaches(String key) throws Exception {
+    return true;
   }
 
   protected static ClaimRequest request(

@@ -405,7 +405,9 @@ public final class InMemoryIdempotencyStore
             truncate(run.node(), 255),
             truncate(run.startedBy(), 100),
             run.rowsDeleted(),
-            run.durationMillis()));
+            run.durationMillis(),
+            run.method(),
+            run.partitionsDropped()));
   }
 
   /** Newest first; of two started at once, the one recorded last first (as the databases' id). */

@@ -38,7 +38,9 @@ import org.eclipse.microprofile.metrics.Timer;
  *       {@code idempotency_leases_expired}, per operation: keys stuck in processing, from the key
  *       table's statistics, read at most once every few seconds ({@link KeyStatisticsCache});
  *   <li>{@code idempotency_purge_runs_total{started_by}} and {@code idempotency_purge_rows_total}:
- *       the retention purge.
+ *       the retention purge; {@code idempotency_purge_partitions_dropped_total}: the expired
+ *       partitions it dropped whole, where the key table is partitioned (its rows are counted in
+ *       the rows too).
  * </ul>
  *
  * <p>Per-operation gauges exist for every operation with a configured TTL ({@code
@@ -96,6 +98,14 @@ public class IdempotencyMetrics {
           .withDescription("Expired keys deleted by purge runs")
           .build();
 
+  private static final Metadata PURGE_PARTITIONS =
+      Metadata.builder()
+          .withName("idempotency.purge.partitions.dropped")
+          .withDescription(
+              "Expired partitions of the key table dropped whole by purge runs (their rows are"
+                  + " counted in idempotency.purge.rows too)")
+          .build();
+
   @Inject MetricRegistry registry;
   @Inject KeyStatisticsCache statistics;
   @Inject IdempotencyKeys keys;
@@ -144,6 +154,7 @@ public class IdempotencyMetrics {
     String startedBy = SCHEDULE.equals(run.startedBy()) ? SCHEDULE : OPERATOR;
     registry.counter(PURGE_RUNS, new Tag("started_by", startedBy)).inc();
     registry.counter(PURGE_ROWS).inc(run.rowsDeleted());
+    registry.counter(PURGE_PARTITIONS).inc(run.partitionsDropped());
   }
 
   private void ensureGauges(String operation) {

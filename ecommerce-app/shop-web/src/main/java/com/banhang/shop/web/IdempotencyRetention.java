@@ -10,8 +10,10 @@ import java.util.logging.Logger;
 /**
  * The scheduled purge of expired keys (docs/idempotency.md, retention): completed and released rows
  * past their operation's TTL go, in bounded batches (idempotency.retention.batch-size and
- * max-batches); processing rows never go. Every run is recorded, so operators see it in the
- * console. Run by {@link BackgroundJobs}; operators can also run it from the console.
+ * max-batches), or, where the key table is partitioned by expiry day (PostgreSQL from V22), with
+ * their whole day once it is over, the next days' partitions created ahead (docs/scaling.md,
+ * "Retention by partition"); processing rows never go. Every run is recorded, so operators see it
+ * in the console. Run by {@link BackgroundJobs}; operators can also run it from the console.
  */
 @ApplicationScoped
 public class IdempotencyRetention {

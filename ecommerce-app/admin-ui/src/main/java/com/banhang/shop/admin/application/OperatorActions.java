@@ -459,7 +459,11 @@ public class OperatorActions {
           ActionResult.done(
               "purged "
                   + run.rowsDeleted()
-                  + " expired keys in "
+                  + " expired keys"
+                  + (PurgeRun.PARTITIONS.equals(run.method())
+                      ? " (" + run.partitionsDropped() + " expired partitions dropped whole)"
+                      : "")
+                  + " in "
                   + run.durationMillis()
                   + " ms on "
                   + run.node());

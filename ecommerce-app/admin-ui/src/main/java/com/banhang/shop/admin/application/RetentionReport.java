@@ -65,6 +65,12 @@ public class RetentionReport {
 
   private static RetentionSummary.PurgeRunView view(PurgeRun run) {
     return new RetentionSummary.PurgeRunView(
-        run.startedAt(), run.node(), run.startedBy(), run.rowsDeleted(), run.durationMillis());
+        run.startedAt(),
+        run.node(),
+        run.startedBy(),
+        run.rowsDeleted(),
+        run.durationMillis(),
+        run.method(),
+        run.partitionsDropped());
   }
 }

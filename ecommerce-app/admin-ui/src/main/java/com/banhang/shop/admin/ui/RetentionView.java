@@ -96,6 +96,10 @@ public class RetentionView extends VerticalLayout implements HasDynamicTitle {
         .setAutoWidth(true);
     purges.addColumn(PurgeRunView::rowsDeleted).setHeader(Texts.t("retention.column.rows-deleted"));
     purges
+        .addColumn(RetentionView::how)
+        .setHeader(Texts.t("retention.column.method"))
+        .setAutoWidth(true);
+    purges
         .addColumn(p -> Texts.t("retention.duration-ms", p.durationMillis()))
         .setHeader(Texts.t("retention.column.duration"));
 
@@ -279,5 +283,12 @@ public class RetentionView extends VerticalLayout implements HasDynamicTitle {
             Texts.t("retention.purging"), () -> actions.purgeNow(OperatorSession.currentName()))
         .ifPresent(Notices::result);
     refresh();
+  }
+
+  /** How a run removed its rows: in batches, or with whole expired partitions dropped. */
+  static String how(PurgeRunView run) {
+    return "PARTITIONS".equals(run.method())
+        ? Texts.t("retention.method.partitions", run.partitionsDropped())
+        : Texts.t("retention.method.batched");
   }
 }

@@ -242,7 +242,28 @@ class OtherViewsTest extends ConsoleTestBase {
     assertThat(_get(Span.class, s -> s.withId("table-size")).getText())
         .isEqualTo("Table size: not reported by this database");
     Grid<PurgeRunView> purges = _get(Grid.class, s -> s.withId("purge-grid"));
-    assertThat(GridKt._getFormattedRow(purges, 0)).contains("node-1", "operator", "12", "35 ms");
+    assertThat(GridKt._getFormattedRow(purges, 0))
+        .contains("node-1", "operator", "12", "Deleted in batches", "35 ms");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void retentionSaysWhenARunDroppedWholePartitions() {
+    RetentionSummary one = retentionSummary(0);
+    when(retention.summary())
+        .thenReturn(
+            new RetentionSummary(
+                one.ttlPerOperation(),
+                one.rowsByStatusAndAge(),
+                one.oldestPerStatus(),
+                one.tableSizeBytes(),
+                List.of(
+                    new PurgeRunView(NOW, "node-1", "schedule", 1_000_012, 40, "PARTITIONS", 1))));
+    navigate(RetentionView.class);
+
+    Grid<PurgeRunView> purges = _get(Grid.class, s -> s.withId("purge-grid"));
+    assertThat(GridKt._getFormattedRow(purges, 0))
+        .contains("1000012", "Partitions dropped: 1, the rest in batches");
   }
 
   @Test
