@@ -334,6 +334,18 @@ BEGIN
 END
 $$;
 
+-- Today and the eight days after it (idempotency.retention.partition-days-ahead's default) get their
+-- partitions now, so that the keys written before the first retention run land in their day and
+-- not in the default partition, whose rows would keep those days from ever getting one. The legacy
+-- partition of an existing table covers the days up to its bound: those answer 'exists'.
+DO $$
+BEGIN
+    FOR v_day IN 0..8 LOOP
+        PERFORM idempotency_partition_create(CAST(now() AT TIME ZONE 'UTC' AS date) + v_day, 5000);
+    END LOOP;
+END
+$$;
+
 -- How a retention run removed its rows: in batches only, or with whole partitions dropped.
 ALTER TABLE idempotency_purge_run ADD COLUMN method varchar(16);
 ALTER TABLE idempotency_purge_run ADD COLUMN partitions_dropped integer;

@@ -14,11 +14,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The store contract on PostgreSQL as production runs it after the retention's first run: the key
- * table of V22 with its day partitions created ahead, so that every row lands in its expiry day's
- * partition, lookups go through every partition, and a takeover that changes the expiry moves its
- * row to another one. {@link PostgresIdempotencyStoreTest} runs the same contract before any day
- * partition exists (every row in the default partition).
+ * The store contract on PostgreSQL as production runs it: the key table of V22 with its day
+ * partitions created ahead (by V22 itself and by the retention's runs), so that every row lands in
+ * its expiry day's partition, lookups go through every partition, and a takeover that changes the
+ * expiry moves its row to another one. {@link PostgresIdempotencyStoreTest} runs the same contract
+ * before any day partition exists (every row in the default partition).
  */
 class PostgresDayPartitionsStoreTest extends JdbcIdempotencyStoreContract {
 
@@ -32,7 +32,8 @@ class PostgresDayPartitionsStoreTest extends JdbcIdempotencyStoreContract {
             new PostgresIdempotencyStore(postgres.getPostgresDatabase())
                 .retainByPartitions(10, Duration.ofSeconds(5))
                 .partitionsCreated())
-        .isEqualTo(11);
+        .as("V22 made today and the eight days after it; the run adds days +9 and +10")
+        .isEqualTo(2);
   }
 
   @AfterAll

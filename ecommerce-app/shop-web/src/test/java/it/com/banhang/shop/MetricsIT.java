@@ -225,6 +225,17 @@ class MetricsIT {
 
   @Test
   void anOperatorPurge_movesThePurgeRunCounterByExactlyOne_andTheRowCounterByTheRowsItDeleted() {
+    // What else a purge reaches depends on the database: on PostgreSQL, a key that expired earlier
+    // today stays in its day's partition until that day is dropped whole (docs/scaling.md,
+    // "Retention by partition"), while H2 deletes it in batches. So one purge first takes whatever
+    // is purgeable now, and the measured one then has this test's rows to count.
+    assertThat(
+            ShopApi.as("operator")
+                .contentType(ContentType.JSON)
+                .header("Idempotency-Key", newKey())
+                .post("/api/v1/admin/purges")
+                .statusCode())
+        .isEqualTo(200);
     // Two expired rows of a tenant no one else uses, so that the purge has rows to count.
     String tenant = "metrics-purge-" + newKey().substring(0, 8);
     OffsetDateTime longAgo = OffsetDateTime.now(ZoneOffset.UTC).minusDays(30);
@@ -243,11 +254,7 @@ class MetricsIT {
           longAgo,
           longAgo.plusDays(1));
     }
-    long purgeable =
-        ShopDatabase.count(
-            "SELECT COUNT(*) FROM idempotency_record"
-                + " WHERE status IN ('COMPLETED', 'RELEASED') AND expires_at < ?",
-            OffsetDateTime.now(ZoneOffset.UTC));
+    long purgeable = 2;
     Metrics before = Metrics.read();
     Response purge =
         ShopApi.as("operator")
@@ -269,7 +276,7 @@ class MetricsIT {
     assertThat(
             after.value("idempotency_purge_rows_total")
                 - before.value("idempotency_purge_rows_total"))
-        .as("rows the purge counted, of %s expired before it ran", purgeable)
+        .as("rows the purge counted: this test's %s expired rows", purgeable)
         .isEqualTo((double) purgeable);
     assertThat(
             ShopDatabase.count(
