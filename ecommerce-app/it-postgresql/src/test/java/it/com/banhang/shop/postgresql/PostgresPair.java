@@ -234,6 +234,39 @@ final class PostgresPair implements AutoCloseable {
         .until(() -> all.stream().noneMatch(ProcessHandle::isAlive));
   }
 
+  /**
+   * The standby falls behind: the primary's WAL sender is stopped (SIGSTOP), so that no WAL leaves
+   * the primary any more (stopping the standby's receiver instead would not do: what was already
+   * sent waits in its socket and arrives after the primary's death). With a synchronous standby the
+   * primary's commits wait meanwhile, and none is acknowledged that the standby does not have; with
+   * an asynchronous one they are acknowledged, and they die with the primary. {@link #killPrimary}
+   * kills the stopped sender with the rest.
+   */
+  void stopSendingWal() throws IOException, InterruptedException {
+    long pid =
+        Long.parseLong(Files.readAllLines(primaryData().resolve("postmaster.pid")).get(0).trim());
+    ProcessHandle sender =
+        ProcessHandle.of(pid)
+            .orElseThrow()
+            .children()
+            .filter(child -> commandLine(child).contains("walsender"))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("the primary has no WAL sender"));
+    Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(sender.pid())).start();
+    if (kill.waitFor() != 0) {
+      throw new IllegalStateException("kill -STOP " + sender.pid() + " failed");
+    }
+  }
+
+  /** A process's title, as PostgreSQL sets it ("postgres: walreceiver streaming ..."). */
+  private static String commandLine(ProcessHandle process) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+    } catch (IOException gone) {
+      return "";
+    }
+  }
+
   /** What an operator or a failover manager does: {@code pg_promote()}, waiting for its end. */
   void promoteStandby() throws SQLException {
     try (Connection standby = connect(standbyPort);
