@@ -143,7 +143,7 @@ class DatabaseFailoverStormIT {
         .pollInterval(Duration.ofMillis(100))
         .until(() -> witness.created() >= 10);
     try (BackgroundStorm storm = BackgroundStorm.start(settings, "claim-first, primary failover")) {
-      Thread.sleep(3_000);
+      Thread.sleep(2_000);
       assertThat(storm.isRunning()).as("the storm still runs when the primary fails").isTrue();
       // The standby lags for the last second before the primary dies: whatever the primary
       // acknowledges then is on the standby only if the standby is synchronous.

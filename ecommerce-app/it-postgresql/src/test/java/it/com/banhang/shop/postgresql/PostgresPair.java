@@ -326,6 +326,14 @@ final class PostgresPair implements AutoCloseable {
       // Killed already (killPrimary): pg_ctl finds no server to stop.
       System.out.println("the primary was not running to be stopped: " + e.getMessage());
     }
+    try {
+      // A test that failed after stopSendingWal: a fast shutdown waits for the stopped sender.
+      if (Files.exists(primaryData().resolve("postmaster.pid"))) {
+        killPrimary();
+      }
+    } catch (IOException | RuntimeException e) {
+      System.out.println("the primary was not running to be killed: " + e.getMessage());
+    }
   }
 
   private static void copyDataDirectory(Path from, Path to) throws IOException {
