@@ -41,6 +41,15 @@ public final class BackgroundStorm implements AutoCloseable {
    * tried again.
    */
   public StormReport reportWhileAnOperatorReconciles(Duration timeout) throws Exception {
+    return reportWhileAnOperatorReconciles(timeout, ShopApi.URL);
+  }
+
+  /**
+   * The same, with the operator's runs on {@code node}: a shop node on a database of its own, not
+   * the build's server (DatabaseFailoverStormIT).
+   */
+  public StormReport reportWhileAnOperatorReconciles(Duration timeout, String node)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       try {
@@ -50,7 +59,11 @@ public final class BackgroundStorm implements AutoCloseable {
           throw new TimeoutException("the storm did not settle within " + timeout);
         }
         try {
-          Payments.reconcileNow();
+          ShopApi.as("operator")
+              .baseUri(node)
+              .contentType(io.restassured.http.ContentType.JSON)
+              .queryParam("minAge", "PT0S")
+              .post("/api/v1/admin/reconciliations");
         } catch (Exception shopOrDatabaseAway) {
           // The next round tries again.
         }

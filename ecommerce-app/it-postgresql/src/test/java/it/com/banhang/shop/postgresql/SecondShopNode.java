@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -39,9 +40,19 @@ final class SecondShopNode implements AutoCloseable {
 
   /** Copies the build's shop server as {@code <name>-b} on {@code httpPort}, starts it, waits. */
   static SecondShopNode start(int httpPort, int httpsPort) throws Exception {
+    return start("b", httpPort, httpsPort, Map.of());
+  }
+
+  /**
+   * Copies the build's shop server as {@code <name>-<suffix>} on {@code httpPort}, with {@code
+   * overrides} set in its bootstrap properties (replacing the build's value of a property it
+   * names), starts it, waits: a node that may use another database (DatabaseFailoverStormIT).
+   */
+  static SecondShopNode start(
+      String suffix, int httpPort, int httpsPort, Map<String, String> overrides) throws Exception {
     Path wlp = Path.of(System.getProperty("shop.wlp.dir"));
     String first = System.getProperty("shop.server.name");
-    String name = first + "-b";
+    String name = first + "-" + suffix;
     Path from = wlp.resolve("usr/servers").resolve(first);
     Path to = wlp.resolve("usr/servers").resolve(name);
     deleteRecursively(to);
@@ -51,6 +62,14 @@ final class SecondShopNode implements AutoCloseable {
         Files.readString(bootstrap)
             .replaceAll("(?m)^http\\.port=.*$", "http.port=" + httpPort)
             .replaceAll("(?m)^https\\.port=.*$", "https.port=" + httpsPort);
+    for (Map.Entry<String, String> property : overrides.entrySet()) {
+      String line = property.getKey() + "=" + property.getValue();
+      String named = "(?m)^" + java.util.regex.Pattern.quote(property.getKey()) + "=.*$";
+      properties =
+          properties.lines().anyMatch(l -> l.startsWith(property.getKey() + "="))
+              ? properties.replaceAll(named, java.util.regex.Matcher.quoteReplacement(line))
+              : properties + System.lineSeparator() + line + System.lineSeparator();
+    }
     Files.writeString(bootstrap, properties);
 
     SecondShopNode node = new SecondShopNode(wlp, name, "http://localhost:" + httpPort);

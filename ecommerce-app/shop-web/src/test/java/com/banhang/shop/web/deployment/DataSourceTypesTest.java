@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
@@ -62,6 +64,43 @@ class DataSourceTypesTest {
             "postgresql.xml shopDb",
             "h2.xml shopDb",
             "sqlserver.xml shopMigrationsDb");
+  }
+
+  /**
+   * PostgreSQL's servers are named by the URL alone (docs/deployment.md, "A PostgreSQL standby and
+   * failover"): with type DataSource, Liberty lets serverName, portNumber and databaseName override
+   * the URL's, and one serverName beside it would silently drop the standby from the list. By
+   * default the URL names the one host and port, and the driver's own default targetServerType.
+   */
+  @Test
+  void postgreSql_everyDataSourceNamesItsServersByTheUrlAlone_oneHostByDefault() throws Exception {
+    Document config =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(DATASOURCES.resolve("postgresql.xml").toFile());
+    NodeList properties = config.getElementsByTagName("properties.postgresql");
+    assertThat(properties.getLength()).isEqualTo(3);
+    for (int i = 0; i < properties.getLength(); i++) {
+      Element driver = (Element) properties.item(i);
+      assertThat(driver.getAttribute("URL"))
+          .isEqualTo("jdbc:postgresql://${shop.postgresql.hosts}/${shop.postgresql.database}");
+      assertThat(driver.getAttribute("targetServerType"))
+          .isEqualTo("${shop.postgresql.target-server-type}");
+      for (String overriding : List.of("serverName", "portNumber", "databaseName")) {
+        assertThat(driver.hasAttribute(overriding)).as(overriding).isFalse();
+      }
+    }
+    Map<String, String> defaults = new java.util.HashMap<>();
+    NodeList variables = config.getElementsByTagName("variable");
+    for (int i = 0; i < variables.getLength(); i++) {
+      Element variable = (Element) variables.item(i);
+      defaults.put(variable.getAttribute("name"), variable.getAttribute("defaultValue"));
+    }
+    assertThat(defaults)
+        .containsEntry("shop.postgresql.hosts", "${shop.postgresql.host}:${shop.postgresql.port}")
+        .containsEntry("shop.postgresql.target-server-type", "any")
+        .containsEntry("shop.postgresql.host", "localhost")
+        .containsEntry("shop.postgresql.port", "5432");
   }
 
   @Test
