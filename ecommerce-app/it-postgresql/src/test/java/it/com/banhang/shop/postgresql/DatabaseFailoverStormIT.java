@@ -63,7 +63,7 @@ class DatabaseFailoverStormIT {
    * The driver's setting that follows the primary, and the standby synchronous: what
    * docs/deployment.md recommends. Changeable only to see this test fail without them (with {@code
    * -Dfailover.target-server-type=any} the node's new connections go to the standby while it is one
-   * and writes fail read-only).
+   * and writes fail read-only; those were 500s until the shop answered a read-only database 503).
    */
   private static final String TARGET_SERVER_TYPE =
       System.getProperty("failover.target-server-type", "primary");

@@ -42,6 +42,13 @@ class ProblemExceptionMapperTest {
             503,
             "database-unavailable"),
         Arguments.of(
+            "a write on a PostgreSQL standby not yet promoted (seen in DatabaseFailoverStormIT"
+                + " with targetServerType=any)",
+            persistence(
+                new SQLException("cannot execute INSERT in a read-only transaction", "25006")),
+            503,
+            "database-unavailable"),
+        Arguments.of(
             "PostgreSQL stopped during an XA one-phase commit (seen in DatabaseOutageStormIT)",
             new TransactionalException(
                 "commit failed",
