@@ -37,15 +37,17 @@ import org.junit.jupiter.api.Test;
  * build's server ({@code a}) and two copies of it ({@code b}, {@code c}) on one PostgreSQL and one
  * gateway sandbox, with HAProxy in front, which checks each node's readiness and knows nothing of
  * idempotency. The storm's customers know only the balancer's address. While they retry, node
- * {@code c} is killed with SIGKILL, and node {@code b} goes through a rolling restart as an
- * operator does it: drained on the balancer's runtime API, stopped, started, made ready again.
+ * {@code c} is killed with SIGKILL while it holds a payment charged and not yet recorded, and node
+ * {@code b} goes through a rolling restart as an operator does it: drained on the balancer's
+ * runtime API, stopped, started, made ready again.
  *
  * <p>What must hold: the storm's invariants (no order charged twice, every captured answer charged
  * exactly once, nothing paid without a charge, nothing left processing), no key settled twice and
- * no payment key whose record contradicts its payment, as in TwoNodeStormIT. And from the
- * balancer's own log: every key whose request the kill cut on {@code c} got a final answer later
- * from another node; no request was cut on {@code b}, which was drained before it stopped; and
- * {@code b} takes requests again after its restart.
+ * no payment key whose record contradicts its payment, as in TwoNodeStormIT, and every 5xx a
+ * problem with Retry-After. And from the balancer's own log: the kill cut payments on {@code c};
+ * every key {@code c} had a request of and did not answer finally itself got a final answer from
+ * another node afterwards; no request was cut on {@code b}, which was drained before it stopped;
+ * and {@code b} answers again after its restart.
  *
  * <p>{@value #DEFAULT_INTENTS} intents in the build: enough that the storm is still running when
  * the kill comes and the drain begins; bench/storm runs 1,000 ({@code -Dstorm.intents}).
