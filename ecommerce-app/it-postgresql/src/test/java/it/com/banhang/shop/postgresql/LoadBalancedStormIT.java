@@ -57,6 +57,12 @@ class LoadBalancedStormIT {
   private static final int DEFAULT_INTENTS = 160;
   private static final int INTENTS = Integer.getInteger("storm.intents", DEFAULT_INTENTS);
 
+  /**
+   * Requests node c has had when the aimed kill begins: 20 in the build, and an eighth of the
+   * intents at larger sizes, so that the kill and the restart land in the storm's midst there too.
+   */
+  private static final int KILL_AFTER = Math.max(20, INTENTS / 8);
+
   /** Every gateway call charges, then answers 5 s later (as CrashStormIT's aimed kill). */
   private static final String SLOW_AFTER_CHARGE =
       "{\"slowProbability\":1,\"slowLatencyMs\":5000,\"latencyPhase\":\"AFTER_CHARGE\"}";
@@ -150,7 +156,7 @@ class LoadBalancedStormIT {
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(20))
-          .until(() -> balancer.requestsSent("c") >= 20 || !storm.isRunning());
+          .until(() -> balancer.requestsSent("c") >= KILL_AFTER || !storm.isRunning());
       Sandbox.faults(SLOW_AFTER_CHARGE);
       await()
           .atMost(Duration.ofSeconds(60))
