@@ -10,6 +10,9 @@
 #                              suite stops and freezes its database with kill
 #   util-linux                 unshare(1): PostgreSQL refuses to run as root, so as root it runs
 #                              in a user namespace of its own
+#   haproxy                    the load balancer in front of three shop nodes (it-postgresql's
+#                              LoadBalancedStormIT), which the test runs in the foreground itself;
+#                              the package's own service is not used
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +23,7 @@ missing=()
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 { type -P ps && type -P kill; } >/dev/null || missing+=(procps)
 type -P unshare >/dev/null || missing+=(util-linux)
+[ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 
 if [ ${#missing[@]} -gt 0 ]; then
   as_root=()
@@ -31,7 +35,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
-  say "Debian packages the tests drive are installed (chromium, chromium-driver, procps, util-linux)"
+  say "Debian packages the tests drive are installed (chromium, chromium-driver, procps, util-linux, haproxy)"
 fi
 
 # Two modules at a time (-T 2): the suites spend most of their time waiting on servers, storms and

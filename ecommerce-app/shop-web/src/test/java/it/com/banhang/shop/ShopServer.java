@@ -8,8 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** The shop's own Liberty process, for tests that crash it: kill -9, then start it again. */
-final class ShopServer {
+/**
+ * The shop's own Liberty process, for tests that crash it: kill -9, then start it again. {@link
+ * #kill(String)} also kills another server of the same installation (a copied node of
+ * it-postgresql's load-balanced storm).
+ */
+public final class ShopServer {
 
   private static final Path WLP = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
   private static final String NAME = System.getProperty("shop.server.name", "shop");
@@ -18,15 +22,24 @@ final class ShopServer {
 
   /** SIGKILL, as a crash: no shutdown hook, no transaction completes. */
   static void kill() throws IOException {
-    ProcessHandle process = ProcessHandle.of(pid()).orElseThrow();
+    kill(NAME);
+  }
+
+  /** SIGKILL to the server {@code name} of the build's Liberty installation, as a crash. */
+  public static void kill(String name) throws IOException {
+    ProcessHandle process = ProcessHandle.of(pid(name)).orElseThrow();
     process.destroyForcibly();
     await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
   }
 
   /** The running server's process id, as Liberty recorded it when it started. */
   static long pid() throws IOException {
+    return pid(NAME);
+  }
+
+  private static long pid(String name) throws IOException {
     return Long.parseLong(
-        Files.readString(WLP.resolve("usr/servers/.pid/" + NAME + ".pid")).trim());
+        Files.readString(WLP.resolve("usr/servers/.pid/" + name + ".pid")).trim());
   }
 
   /** The folder where the running server writes its logs (messages.log, FFDC, ...). */

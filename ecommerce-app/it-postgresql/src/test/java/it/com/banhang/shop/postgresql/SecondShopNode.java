@@ -2,6 +2,7 @@ package it.com.banhang.shop.postgresql;
 
 import static org.awaitility.Awaitility.await;
 
+import it.com.banhang.shop.ShopServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,11 +18,13 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * A second shop server beside the one the build started: the same Liberty installation, the same
+ * Another shop server beside the one the build started: the same Liberty installation, the same
  * WAR, configuration and database, on ports of its own. It is made by copying the first server's
  * folder without what a server writes for itself (logs, workarea, transaction log, the expanded
- * WAR), so that the two nodes share nothing but the database and the gateway, as two machines
- * behind a balancer would.
+ * WAR), so that the nodes share nothing but the database and the gateway, as machines behind a
+ * balancer would. Each copy has a suffix of its own ({@code <name>-b}, {@code <name>-c}, ...), so
+ * that a test may run several (TwoNodeStormIT one, LoadBalancedStormIT two); a copy can be killed
+ * with SIGKILL, stopped and started again.
  */
 final class SecondShopNode implements AutoCloseable {
 
@@ -29,8 +32,11 @@ final class SecondShopNode implements AutoCloseable {
   private static final Set<String> OWN_STATE = Set.of("logs", "workarea", "tranlog", "expanded");
 
   private final Path wlp;
-  private final String name;
+  final String name;
   final String url;
+
+  /** False once killed or stopped: closing a node that is not running does nothing. */
+  private volatile boolean running;
 
   private SecondShopNode(Path wlp, String name, String url) {
     this.wlp = wlp;
@@ -40,13 +46,21 @@ final class SecondShopNode implements AutoCloseable {
 
   /** Copies the build's shop server as {@code <name>-b} on {@code httpPort}, starts it, waits. */
   static SecondShopNode start(int httpPort, int httpsPort) throws Exception {
-    return start("b", httpPort, httpsPort, Map.of());
+    return start("b", httpPort, httpsPort);
   }
 
   /**
-   * Copies the build's shop server as {@code <name>-<suffix>} on {@code httpPort}, with {@code
-   * overrides} set in its bootstrap properties (replacing the build's value of a property it
-   * names), starts it, waits: a node that may use another database (DatabaseFailoverStormIT).
+   * Copies the build's shop server as {@code <name>-<suffix>} on {@code httpPort}, starts it, and
+   * waits until it answers. Copies with different suffixes may be started at the same time.
+   */
+  static SecondShopNode start(String suffix, int httpPort, int httpsPort) throws Exception {
+    return start(suffix, httpPort, httpsPort, Map.of());
+  }
+
+  /**
+   * As {@link #start(String, int, int)}, with {@code overrides} set in the copy's bootstrap
+   * properties (replacing the build's value of a property it names): a node that may use another
+   * database (DatabaseFailoverStormIT).
    */
   static SecondShopNode start(
       String suffix, int httpPort, int httpsPort, Map<String, String> overrides) throws Exception {
@@ -73,18 +87,36 @@ final class SecondShopNode implements AutoCloseable {
     Files.writeString(bootstrap, properties);
 
     SecondShopNode node = new SecondShopNode(wlp, name, "http://localhost:" + httpPort);
-    node.server("start");
+    node.startAgain();
+    return node;
+  }
+
+  /** Starts this (stopped or killed) node's server, and waits until it answers. */
+  void startAgain() throws Exception {
+    running = true;
+    server("start");
     try {
       await()
           .atMost(Duration.ofSeconds(180))
           .pollInterval(Duration.ofSeconds(1))
           .ignoreExceptions()
-          .until(node::answers);
+          .until(this::answers);
     } catch (RuntimeException e) {
-      node.close(); // never left running for the rest of the build
+      close(); // never left running for the rest of the build
       throw e;
     }
-    return node;
+  }
+
+  /** SIGKILL, as a crash (ShopServer's): no shutdown, no request completes. */
+  void kill() throws IOException {
+    running = false;
+    ShopServer.kill(name);
+  }
+
+  /** Stops the server as an operator would ({@code server stop}: Liberty's orderly shutdown). */
+  void stop() throws IOException, InterruptedException {
+    running = false;
+    server("stop");
   }
 
   /** Ready, and the shop's API deployed (an unknown order is a 404 problem, not a 404 page). */
@@ -109,7 +141,9 @@ final class SecondShopNode implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    server("stop");
+    if (running) {
+      stop();
+    }
   }
 
   private void server(String action) throws IOException, InterruptedException {

@@ -350,7 +350,7 @@ class TwoNodeStormIT {
    * while no attempt of that key is captured, or released while one is. Two nodes settling one key
    * differently would leave exactly that.
    */
-  private static List<String> paymentKeysWhoseRecordContradictsTheirPayment(Timestamp since)
+  static List<String> paymentKeysWhoseRecordContradictsTheirPayment(Timestamp since)
       throws SQLException {
     String captured =
         "EXISTS (SELECT 1 FROM payment p WHERE p.tenant_id = r.tenant_id"
