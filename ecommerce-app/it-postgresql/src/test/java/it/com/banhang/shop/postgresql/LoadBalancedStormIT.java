@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.banhang.storm.StormReport;
 import com.banhang.storm.StormSettings;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import it.com.banhang.shop.BackgroundStorm;
 import it.com.banhang.shop.Sandbox;
 import it.com.banhang.shop.ShopApi;
@@ -20,6 +22,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +33,10 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Three shop nodes behind a real load balancer (docs/scaling.md, "Behind a load balancer"): the
@@ -52,6 +58,7 @@ import org.junit.jupiter.api.Test;
  * <p>{@value #DEFAULT_INTENTS} intents in the build: enough that the storm is still running when
  * the kill comes and the drain begins; bench/storm runs 1,000 ({@code -Dstorm.intents}).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LoadBalancedStormIT {
 
   private static final int DEFAULT_INTENTS = 160;
@@ -131,7 +138,45 @@ class LoadBalancedStormIT {
     }
   }
 
+  /**
+   * The new-key limit is one for the cluster (docs/scaling.md, "The new-key limit of the cluster"):
+   * the servers give erin {@value #ERIN_LIMIT} new keys per operation per hour ({@code
+   * -Didempotency.new-keys.tenant.erin=4/PT1H}), and new keys sent to the three nodes in turn get
+   * that many 201s in all, not that many on each node. Sent to each node directly rather than
+   * through the balancer, so that each node is known to have had its share; first, while all three
+   * run. No other test uses erin.
+   */
   @Test
+  @Order(1)
+  void newKeysSentToThreeNodesInTurn_theLimitHoldsForAllTogether() {
+    List<String> nodes = List.of(ShopApi.URL, nodeB.url, nodeC.url);
+    List<Integer> statuses = new ArrayList<>();
+    for (int i = 0; i < 3 * ERIN_LIMIT; i++) {
+      Response created =
+          ShopApi.as("erin")
+              .baseUri(nodes.get(i % 3))
+              .contentType(ContentType.JSON)
+              .header("Idempotency-Key", ShopApi.newKey())
+              .body(ShopApi.orderBody(ShopApi.newSku(), 1, 1))
+              .post("/api/v1/orders");
+      statuses.add(created.statusCode());
+      if (created.statusCode() == 429) {
+        assertThat((String) created.path("type")).endsWith("too-many-new-keys");
+        assertThat(Long.parseLong(created.header("Retry-After"))).isBetween(1L, 3600L);
+      }
+    }
+
+    assertThat(statuses)
+        .as(
+            "three nodes in turn, each with its own limit of %d, would answer 201 to all",
+            ERIN_LIMIT)
+        .containsExactly(201, 201, 201, 201, 429, 429, 429, 429, 429, 429, 429, 429);
+  }
+
+  private static final int ERIN_LIMIT = 4;
+
+  @Test
+  @Order(2)
   void stormThroughTheBalancer_oneNodeKilled_oneRestarted_retriesServedByTheOthers()
       throws Exception {
     long began = System.nanoTime();

@@ -48,10 +48,10 @@ import org.junit.jupiter.api.Test;
  * <p>What must hold: the storm's invariants (no order charged twice, every captured answer charged
  * exactly once, nothing paid without a charge, nothing left processing); no key settled twice by
  * the nodes' runs, and no key's record saying another result than its payment; every purged row
- * counted once over both nodes' runs; one tenant's new-key limit shared by both nodes. And events
- * out, which both nodes relay at once: one PaymentCaptured per captured payment at the webhook
- * subscriber, and on Kafka, whose broker is killed during the storm and started again 10 s later,
- * every event of the storm's orders, each order's in ascending sequence without a gap.
+ * counted once over both nodes' runs. And events out, which both nodes relay at once: one
+ * PaymentCaptured per captured payment at the webhook subscriber, and on Kafka, whose broker is
+ * killed during the storm and started again 10 s later, every event of the storm's orders, each
+ * order's in ascending sequence without a gap.
  */
 class TwoNodeStormIT {
 
@@ -147,38 +147,6 @@ class TwoNodeStormIT {
         (System.nanoTime() - stormEnded) / 1_000_000);
     assertThat(checked.orders()).as("orders of the storm on Kafka").isGreaterThan(0);
   }
-
-  /**
-   * The new-key limit is one for the cluster (docs/scaling.md, "The new-key limit of the cluster"):
-   * the servers give erin {@value #ERIN_LIMIT} new keys per operation per hour ({@code
-   * -Didempotency.new-keys.tenant.erin=4/PT1H}), and new keys sent to the two nodes in turn get
-   * that many 201s in all, not that many on each node. No other test uses erin.
-   */
-  @Test
-  void newKeysSentToBothNodesInTurn_theLimitHoldsForBothTogether() {
-    List<Integer> statuses = new ArrayList<>();
-    for (int i = 0; i < 2 * ERIN_LIMIT; i++) {
-      String node = i % 2 == 0 ? ShopApi.URL : nodeB.url;
-      Response created =
-          ShopApi.as("erin")
-              .baseUri(node)
-              .contentType(ContentType.JSON)
-              .header("Idempotency-Key", ShopApi.newKey())
-              .body(ShopApi.orderBody(ShopApi.newSku(), 1, 1))
-              .post("/api/v1/orders");
-      statuses.add(created.statusCode());
-      if (created.statusCode() == 429) {
-        assertThat((String) created.path("type")).endsWith("too-many-new-keys");
-        assertThat(Long.parseLong(created.header("Retry-After"))).isBetween(1L, 3600L);
-      }
-    }
-
-    assertThat(statuses)
-        .as("two nodes in turn, each with its own limit of %d, would answer 201 to all", ERIN_LIMIT)
-        .containsExactly(201, 201, 201, 201, 429, 429, 429, 429);
-  }
-
-  private static final int ERIN_LIMIT = 4;
 
   @Test
   void bothNodesReconcileTheSameUnknownKeysAtOnce_eachKeySettledOnce_asTheGatewaySays()
