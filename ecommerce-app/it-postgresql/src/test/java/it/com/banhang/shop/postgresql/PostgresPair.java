@@ -93,6 +93,12 @@ final class PostgresPair implements AutoCloseable {
             .setServerConfig("synchronous_commit", "on")
             .setServerConfig("wal_level", "replica")
             .setServerConfig("max_wal_senders", "4")
+            // TCP only, no Unix socket: a socket's lock file lives in /tmp, outside the pair's
+            // folder, and the primary this test kills with SIGKILL leaves its lock behind. A later
+            // run's primary then refuses to start ("lock file already exists") as soon as another
+            // process happens to have the dead postmaster's PID, which a clean build met. The
+            // standby runs the primary's command line, so this holds for it too.
+            .setServerConfig("unix_socket_directories", "")
             .setOutputRedirector(
                 ProcessBuilder.Redirect.appendTo(directory.resolve("primary.log").toFile()))
             .start();
