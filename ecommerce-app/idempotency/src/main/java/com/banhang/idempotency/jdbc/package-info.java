@@ -1,7 +1,7 @@
 /**
  * The store SPI over JDBC, one class per database: a stored procedure under {@code UPDLOCK,
- * HOLDLOCK} after a lock on the key on SQL Server (the production target), functions around {@code
- * INSERT ... ON CONFLICT DO NOTHING} and an advisory transaction lock on PostgreSQL, and an insert
+ * HOLDLOCK} after a lock on the key on SQL Server (the production target), functions that take an
+ * advisory transaction lock on the key before they read and write on PostgreSQL, and an insert
  * whose duplicate-key error decides the race on H2. Each store's administration ({@link
  * com.banhang.idempotency.jdbc.JdbcIdempotencyStoreAdministration}) is one class for every
  * database, written over the hooks of the store it belongs to. The schemas live in the repository's
