@@ -73,12 +73,17 @@ class DatabaseFreezeIT {
       Map<String, Object> database = check(down, "database");
       assertThat(database.get("status")).isEqualTo("DOWN");
 
-      // Every answer while frozen comes within the probe's bound, never a hung request.
+      // Every answer while frozen comes within the bounds of the checks that may wait (database 3
+      // s, gateway 5 s, idempotency-enforced 1 s; a verified migrations UP needs no round trip):
+      // never a hung request. Not tighter: while the other suite loads the two cores, an answer
+      // took 5.4 s in a clean build, the database check's 3 s and the rest of the request.
       for (int i = 0; i < 3; i++) {
         long t = System.nanoTime();
         Health again = ready();
         assertThat(again.status()).isEqualTo(503);
-        assertThat((System.nanoTime() - t) / 1_000_000).as("probe time").isLessThan(5_000);
+        long millis = (System.nanoTime() - t) / 1_000_000;
+        System.out.printf("readiness answered 503 in %d ms while frozen%n", millis);
+        assertThat(millis).as("probe time").isLessThan(9_000);
       }
     } finally {
       signal("CONT", frozen);
