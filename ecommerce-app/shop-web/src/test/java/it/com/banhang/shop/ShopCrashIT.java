@@ -22,6 +22,8 @@ import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -98,15 +100,19 @@ class ShopCrashIT {
 
   @BeforeAll
   void killTheShopWithThreeRequestsInFlight() throws Exception {
+    // The held payment must be charged on its first try: a class before this one (the gateway's
+    // faults, a storm's lost answers) may have left the charge call's circuit open, and an open
+    // circuit answers 503 at once, with nothing committed to hold.
+    Payments.awaitChargesGoThrough("alice");
     CompletableFuture<HttpResponse<String>> heldOrder =
         sendHeld("/api/v1/orders", heldOrderKey, heldOrderBody);
-    awaitKeyState("orders.create", heldOrderKey, "COMPLETED 201");
+    awaitKeyState("orders.create", heldOrderKey, "COMPLETED 201", heldOrder);
 
     heldPaymentOrder = newOrder("alice");
     CompletableFuture<HttpResponse<String>> heldPayment =
         sendHeld(
             "/api/v1/orders/" + heldPaymentOrder + "/payments", heldPaymentKey, heldPaymentBody);
-    awaitKeyState("payments.charge", heldPaymentKey, "COMPLETED 201");
+    awaitKeyState("payments.charge", heldPaymentKey, "COMPLETED 201", heldPayment);
 
     // An order whose event's first send is held (it-faults' HoldFirstSend): committed, claimed by
     // the relay under its lease, not published when the JVM dies.
@@ -334,13 +340,33 @@ class ShopCrashIT {
 
   /**
    * Waits until the key is committed as {@code state}; a held request that answered instead (the
-   * it-faults WAR not deployed, a refusal) fails with its answer.
+   * it-faults WAR not deployed, a refusal, an open circuit) fails at once with its answer, and a
+   * wait that runs out says the key's last state.
    */
-  private static void awaitKeyState(String operation, String key, String state) {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> state.equals(keyState(operation, key)));
+  private static void awaitKeyState(
+      String operation, String key, String state, CompletableFuture<HttpResponse<String>> held) {
+    AtomicReference<String> lastSeen = new AtomicReference<>("nothing read yet");
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                if (held.isDone()) {
+                  throw new AssertionError(
+                      operation
+                          + " answered instead of being held: "
+                          + (held.isCompletedExceptionally()
+                              ? "no answer"
+                              : held.getNow(null).statusCode() + " " + held.getNow(null).body()));
+                }
+                lastSeen.set(keyState(operation, key));
+                return state.equals(lastSeen.get());
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          operation + " key not " + state + " within 60 s; last seen: " + lastSeen.get(), e);
+    }
   }
 
   /** The request's connection ended without an answer: the JVM died holding it. */
