@@ -81,9 +81,9 @@ class DatabaseFreezeIT {
         long t = System.nanoTime();
         Health again = ready();
         assertThat(again.status()).isEqualTo(503);
-        long millis = (System.nanoTime() - t) / 1_000_000;
-        System.out.printf("readiness answered 503 in %d ms while frozen%n", millis);
-        assertThat(millis).as("probe time").isLessThan(9_000);
+        long answeredIn = (System.nanoTime() - t) / 1_000_000;
+        System.out.printf("readiness answered 503 in %d ms while frozen%n", answeredIn);
+        assertThat(answeredIn).as("probe time").isLessThan(9_000);
       }
     } finally {
       signal("CONT", frozen);
