@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,7 +81,7 @@ class DatabaseFreezeIT {
       // took 5.4 s in a clean build, the database check's 3 s and the rest of the request.
       for (int i = 0; i < 3; i++) {
         long t = System.nanoTime();
-        Health again = ready();
+        Health again = readyOrDumpThreads();
         assertThat(again.status()).isEqualTo(503);
         long answeredIn = (System.nanoTime() - t) / 1_000_000;
         System.out.printf("readiness answered 503 in %d ms while frozen%n", answeredIn);
@@ -103,6 +105,32 @@ class DatabaseFreezeIT {
   private record Health(int status, String body) {
     JsonPath json() {
       return JsonPath.from(body);
+    }
+  }
+
+  /**
+   * {@link #ready()}, and when it times out while the database is frozen, the shop server's threads
+   * as jcmd prints them, before the thaw lets them move on: a clean build saw one probe hang until
+   * the thaw, and what it waited on is the only clue to why.
+   */
+  private static Health readyOrDumpThreads() throws IOException, InterruptedException {
+    try {
+      return ready();
+    } catch (HttpTimeoutException hung) {
+      Path wlp = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
+      String server = System.getProperty("shop.server.name", "shop");
+      String pid = Files.readString(wlp.resolve("usr/servers/.pid/" + server + ".pid")).trim();
+      Path dump = Path.of("target", "database-freeze-threads.txt");
+      Process jcmd =
+          new ProcessBuilder("jcmd", pid, "Thread.print")
+              .redirectErrorStream(true)
+              .redirectOutput(dump.toFile())
+              .start();
+      jcmd.waitFor(30, TimeUnit.SECONDS);
+      System.out.println("readiness probe hung while frozen; the shop's threads (" + dump + "):");
+      System.out.println(Files.readString(dump));
+      throw new AssertionError(
+          "a readiness probe hung over 10 s while the database was frozen", hung);
     }
   }
 
