@@ -84,7 +84,11 @@ class DatabaseFreezeIT {
         Health again = readyOrDumpThreads();
         assertThat(again.status()).isEqualTo(503);
         long answeredIn = (System.nanoTime() - t) / 1_000_000;
-        System.out.printf("readiness answered 503 in %d ms while frozen%n", answeredIn);
+        System.out.printf(
+            "readiness answered 503 in %d ms while frozen: %s%n", answeredIn, again.body());
+        if (answeredIn >= 9_000) {
+          printShopThreads("a readiness answer took " + answeredIn + " ms while frozen");
+        }
         assertThat(answeredIn).as("probe time").isLessThan(9_000);
       }
     } finally {
@@ -117,21 +121,26 @@ class DatabaseFreezeIT {
     try {
       return ready();
     } catch (HttpTimeoutException hung) {
-      Path wlp = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
-      String server = System.getProperty("shop.server.name", "shop");
-      String pid = Files.readString(wlp.resolve("usr/servers/.pid/" + server + ".pid")).trim();
-      Path dump = Path.of("target", "database-freeze-threads.txt");
-      Process jcmd =
-          new ProcessBuilder("jcmd", pid, "Thread.print")
-              .redirectErrorStream(true)
-              .redirectOutput(dump.toFile())
-              .start();
-      jcmd.waitFor(30, TimeUnit.SECONDS);
-      System.out.println("readiness probe hung while frozen; the shop's threads (" + dump + "):");
-      System.out.println(Files.readString(dump));
+      printShopThreads("a readiness probe hung over 10 s while frozen");
       throw new AssertionError(
           "a readiness probe hung over 10 s while the database was frozen", hung);
     }
+  }
+
+  /** The shop server's threads as jcmd prints them, into the build's log and target/. */
+  private static void printShopThreads(String why) throws IOException, InterruptedException {
+    Path wlp = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
+    String server = System.getProperty("shop.server.name", "shop");
+    String pid = Files.readString(wlp.resolve("usr/servers/.pid/" + server + ".pid")).trim();
+    Path dump = Path.of("target", "database-freeze-threads.txt");
+    Process jcmd =
+        new ProcessBuilder("jcmd", pid, "Thread.print")
+            .redirectErrorStream(true)
+            .redirectOutput(dump.toFile())
+            .start();
+    jcmd.waitFor(30, TimeUnit.SECONDS);
+    System.out.println(why + "; the shop's threads (" + dump + "):");
+    System.out.println(Files.readString(dump));
   }
 
   private static Health ready() throws IOException, InterruptedException {
