@@ -10,6 +10,7 @@ import static it.com.banhang.shop.ShopApi.orderBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.restassured.response.Response;
 import java.net.URI;
@@ -22,8 +23,6 @@ import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicReference;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -341,32 +340,26 @@ class ShopCrashIT {
   /**
    * Waits until the key is committed as {@code state}; a held request that answered instead (the
    * it-faults WAR not deployed, a refusal, an open circuit) fails at once with its answer, and a
-   * wait that runs out says the key's last state.
+   * wait that runs out says the key's last state (Awaitility's message, from the matcher).
    */
   private static void awaitKeyState(
       String operation, String key, String state, CompletableFuture<HttpResponse<String>> held) {
-    AtomicReference<String> lastSeen = new AtomicReference<>("nothing read yet");
-    try {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () -> {
-                if (held.isDone()) {
-                  throw new AssertionError(
-                      operation
-                          + " answered instead of being held: "
-                          + (held.isCompletedExceptionally()
-                              ? "no answer"
-                              : held.getNow(null).statusCode() + " " + held.getNow(null).body()));
-                }
-                lastSeen.set(keyState(operation, key));
-                return state.equals(lastSeen.get());
-              });
-    } catch (ConditionTimeoutException e) {
-      throw new AssertionError(
-          operation + " key not " + state + " within 60 s; last seen: " + lastSeen.get(), e);
-    }
+    await(operation + " key " + key)
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              if (held.isDone()) {
+                throw new AssertionError(
+                    operation
+                        + " answered instead of being held: "
+                        + (held.isCompletedExceptionally()
+                            ? "no answer"
+                            : held.join().statusCode() + " " + held.join().body()));
+              }
+              return keyState(operation, key);
+            },
+            equalTo(state));
   }
 
   /** The request's connection ended without an answer: the JVM died holding it. */

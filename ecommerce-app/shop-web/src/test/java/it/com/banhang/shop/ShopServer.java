@@ -33,7 +33,7 @@ public final class ShopServer {
   }
 
   /** The running server's process id, as Liberty recorded it when it started. */
-  static long pid() throws IOException {
+  public static long pid() throws IOException {
     return pid(NAME);
   }
 

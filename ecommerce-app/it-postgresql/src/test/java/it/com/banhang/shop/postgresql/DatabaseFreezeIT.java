@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.restassured.path.json.JsonPath;
+import it.com.banhang.shop.ShopServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -129,12 +130,9 @@ class DatabaseFreezeIT {
 
   /** The shop server's threads as jcmd prints them, into the build's log and target/. */
   private static void printShopThreads(String why) throws IOException, InterruptedException {
-    Path wlp = Path.of(System.getProperty("shop.wlp.dir", "target/liberty/wlp"));
-    String server = System.getProperty("shop.server.name", "shop");
-    String pid = Files.readString(wlp.resolve("usr/servers/.pid/" + server + ".pid")).trim();
     Path dump = Path.of("target", "database-freeze-threads.txt");
     Process jcmd =
-        new ProcessBuilder("jcmd", pid, "Thread.print")
+        new ProcessBuilder("jcmd", Long.toString(ShopServer.pid()), "Thread.print")
             .redirectErrorStream(true)
             .redirectOutput(dump.toFile())
             .start();
