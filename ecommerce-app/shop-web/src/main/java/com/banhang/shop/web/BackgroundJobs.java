@@ -8,6 +8,7 @@ import com.banhang.shop.payments.api.LateChargeSweep;
 import com.banhang.shop.payments.api.Reconciliation;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -17,6 +18,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -42,8 +46,20 @@ public class BackgroundJobs {
    */
   private static final long MINUTE_JOB_OFFSET_MS = 5_000;
 
+  /** Only says when a job is due; the run itself goes to {@link #jobs}. */
   @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
   ManagedScheduledExecutorService scheduler;
+
+  /**
+   * Runs the jobs, at most two at a time (server.xml, shop.background-jobs.max): Liberty runs every
+   * managed task on the one pool that also serves HTTP requests, and jobs stuck on a database that
+   * accepts connections and never answers once held every thread of it, so that readiness waited
+   * about 9 s for the pool to grow (docs/observability.md, "Readiness while the database hangs").
+   * The bound is the executor's concurrency policy, which Liberty applies to submitted tasks but
+   * not to scheduled ones: hence a schedule that submits.
+   */
+  @Resource(lookup = "concurrent/shopBackgroundJobs")
+  ManagedExecutorService jobs;
 
   @Inject Reconciliation reconciliation;
   @Inject IdempotencyRetention retention;
@@ -111,7 +127,7 @@ public class BackgroundJobs {
     long millis = interval.toMillis();
     runs.add(
         scheduler.scheduleWithFixedDelay(
-            guarded(name, job), millis, millis, TimeUnit.MILLISECONDS));
+            new OneAtATime(name, job, jobs), millis, millis, TimeUnit.MILLISECONDS));
   }
 
   /**
@@ -124,22 +140,52 @@ public class BackgroundJobs {
     long firstRun = (now / 60_000 + 1) * 60_000 + MINUTE_JOB_OFFSET_MS;
     runs.add(
         scheduler.scheduleAtFixedRate(
-            guarded(name, job), firstRun - now, 60_000, TimeUnit.MILLISECONDS));
-  }
-
-  private static Runnable guarded(String name, Runnable job) {
-    return () -> {
-      try {
-        job.run();
-      } catch (RuntimeException e) {
-        // A failed run must not cancel the schedule.
-        LOG.log(Level.WARNING, name + " run failed", e);
-      }
-    };
+            new OneAtATime(name, job, jobs), firstRun - now, 60_000, TimeUnit.MILLISECONDS));
   }
 
   @PreDestroy
   void stop() {
     runs.forEach(run -> run.cancel(false));
+  }
+
+  /**
+   * What the schedule runs when a job is due: it submits one run of the job to the bounded
+   * executor, unless the last one submitted is still queued or running. So a job stuck on the
+   * database, or waiting for a free slot, is never queued twice; it runs again once that run ends
+   * and the job is next due.
+   */
+  static final class OneAtATime implements Runnable {
+    private final String name;
+    private final Runnable job;
+    private final ExecutorService executor;
+    private Future<?> last;
+
+    OneAtATime(String name, Runnable job, ExecutorService executor) {
+      this.name = name;
+      this.job = job;
+      this.executor = executor;
+    }
+
+    @Override
+    public synchronized void run() {
+      if (last != null && !last.isDone()) {
+        return;
+      }
+      try {
+        last = executor.submit(this::runGuarded);
+      } catch (RejectedExecutionException e) {
+        // The server is stopping, or the policy's queue is full: the next due time tries again.
+        LOG.log(Level.WARNING, name + " run not started", e);
+      }
+    }
+
+    private void runGuarded() {
+      try {
+        job.run();
+      } catch (RuntimeException e) {
+        // A failed run must not stop the job's next runs.
+        LOG.log(Level.WARNING, name + " run failed", e);
+      }
+    }
   }
 }

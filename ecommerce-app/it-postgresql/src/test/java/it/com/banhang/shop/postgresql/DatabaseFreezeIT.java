@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +33,8 @@ class DatabaseFreezeIT {
   private static final String SHOP = System.getProperty("shop.url", "http://localhost:9182");
   private static final Path DATA =
       Path.of(System.getProperty("shop.postgresql.data.dir", "target/postgresql-data"));
+
+  private static final Path THREAD_DUMP = Path.of("target", "database-freeze-threads.txt");
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder()
@@ -92,6 +95,20 @@ class DatabaseFreezeIT {
         }
         assertThat(answeredIn).as("probe time").isLessThan(9_000);
       }
+
+      // Why the answers stay bounded: the background jobs, stuck on the frozen database like
+      // everything else that reached it, hold at most their executor's two threads of the pool
+      // the requests share (server.xml, shop.background-jobs.max). Before that bound, all the
+      // pool's threads were theirs and an answer waited 9 s for the pool to grow.
+      String threads = shopThreads();
+      long stuckJobs =
+          Arrays.stream(threads.split("\\R\\R"))
+              .filter(thread -> thread.contains("com.banhang.shop.web.BackgroundJobs"))
+              .count();
+      System.out.printf("background jobs on a thread while frozen: %d%n", stuckJobs);
+      assertThat(stuckJobs)
+          .as("background jobs holding threads while frozen; the threads:%n%s", threads)
+          .isBetween(1L, 2L);
     } finally {
       signal("CONT", frozen);
       Runtime.getRuntime().removeShutdownHook(thawOnExit);
@@ -130,15 +147,20 @@ class DatabaseFreezeIT {
 
   /** The shop server's threads as jcmd prints them, into the build's log and target/. */
   private static void printShopThreads(String why) throws IOException, InterruptedException {
-    Path dump = Path.of("target", "database-freeze-threads.txt");
+    String threads = shopThreads();
+    System.out.println(why + "; the shop's threads (" + THREAD_DUMP + "):");
+    System.out.println(threads);
+  }
+
+  /** The shop server's threads as jcmd prints them, also kept in target/. */
+  private static String shopThreads() throws IOException, InterruptedException {
     Process jcmd =
         new ProcessBuilder("jcmd", Long.toString(ShopServer.pid()), "Thread.print")
             .redirectErrorStream(true)
-            .redirectOutput(dump.toFile())
+            .redirectOutput(THREAD_DUMP.toFile())
             .start();
-    jcmd.waitFor(30, TimeUnit.SECONDS);
-    System.out.println(why + "; the shop's threads (" + dump + "):");
-    System.out.println(Files.readString(dump));
+    assertThat(jcmd.waitFor(30, TimeUnit.SECONDS)).as("jcmd Thread.print ended").isTrue();
+    return Files.readString(THREAD_DUMP);
   }
 
   private static Health ready() throws IOException, InterruptedException {

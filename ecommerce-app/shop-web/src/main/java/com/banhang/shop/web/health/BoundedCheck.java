@@ -1,10 +1,10 @@
 package com.banhang.shop.web.health;
 
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
@@ -16,6 +16,12 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
  * or gateway must give DOWN within seconds, never a probe that hangs until the orchestrator's own
  * timeout. At most one probe of a check runs at a time, so that probes against a hung dependency do
  * not pile up threads: while one is still stuck, the next answer is DOWN at once.
+ *
+ * <p>Each probe gets a thread of its own from the server's managed thread factory, not a task on
+ * the managed executor: Liberty runs executor tasks on the same pool as the HTTP requests and the
+ * background jobs, and when a frozen database held every thread of that pool, a probe waited about
+ * 9 s for the pool to grow before it could even start (docs/observability.md, "Readiness while the
+ * database hangs"). A thread per probe costs little: one at most per check at any time.
  *
  * <p>Answers carry the check's name and status only: {@code /health} is open to anyone, so why a
  * check is DOWN (exception text, URLs, product versions) is logged for operators instead, once per
@@ -36,25 +42,29 @@ final class BoundedCheck {
     this.timeout = timeout;
   }
 
-  synchronized HealthCheckResponse run(
-      ManagedExecutorService executor, Callable<HealthCheckResponse> probe) {
+  synchronized HealthCheckResponse run(ThreadFactory threads, Callable<HealthCheckResponse> probe) {
     if (probing) {
       long stuckMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAtNanos);
       return down("the previous check has not answered for " + stuckMillis + " ms");
     }
     startedAtNanos = System.nanoTime();
     probing = true;
-    Future<HealthCheckResponse> running;
+    CompletableFuture<HealthCheckResponse> running = new CompletableFuture<>();
     try {
-      running =
-          executor.submit(
+      Thread thread =
+          threads.newThread(
               () -> {
                 try {
-                  return probe.call();
+                  running.complete(probe.call());
+                } catch (Exception | Error e) {
+                  running.completeExceptionally(e);
                 } finally {
                   probing = false;
                 }
               });
+      thread.setName("health probe: " + name);
+      thread.setDaemon(true);
+      thread.start();
     } catch (RuntimeException e) {
       probing = false;
       throw e;

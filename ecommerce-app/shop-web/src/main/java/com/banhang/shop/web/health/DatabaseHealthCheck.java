@@ -1,7 +1,7 @@
 package com.banhang.shop.web.health;
 
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -28,14 +28,14 @@ public class DatabaseHealthCheck implements HealthCheck {
   @Resource(lookup = "jdbc/shop")
   DataSource dataSource;
 
-  @Resource(lookup = "java:comp/DefaultManagedExecutorService")
-  ManagedExecutorService executor;
+  @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+  ManagedThreadFactory threads;
 
   private final BoundedCheck bounded = new BoundedCheck(NAME, Duration.ofSeconds(3));
 
   @Override
   public HealthCheckResponse call() {
-    return bounded.run(executor, this::probe);
+    return bounded.run(threads, this::probe);
   }
 
   private HealthCheckResponse probe() throws Exception {
@@ -46,7 +46,7 @@ public class DatabaseHealthCheck implements HealthCheck {
         // A connection that failed validation (timed out mid-exchange) must not go back to the
         // pool, or the next check would get it again and stay DOWN after the database recovers.
         try {
-          connection.abort(executor);
+          connection.abort(command -> threads.newThread(command).start());
         } catch (SQLException | RuntimeException e) {
           // Closing it below is the fallback.
         }

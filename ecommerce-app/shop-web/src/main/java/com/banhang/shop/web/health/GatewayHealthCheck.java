@@ -3,7 +3,7 @@ package com.banhang.shop.web.health;
 import com.banhang.shop.payments.api.GatewayReachability;
 import com.banhang.shop.payments.api.GatewayReachability.GatewayProbe;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -35,8 +35,8 @@ public class GatewayHealthCheck implements HealthCheck {
   @ConfigProperty(name = "shop.health.gateway.probe-interval", defaultValue = "PT15S")
   Duration probeInterval;
 
-  @Resource(lookup = "java:comp/DefaultManagedExecutorService")
-  ManagedExecutorService executor;
+  @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+  ManagedThreadFactory threads;
 
   private final BoundedCheck bounded = new BoundedCheck(NAME, Duration.ofSeconds(5));
   private HealthCheckResponse last;
@@ -48,7 +48,7 @@ public class GatewayHealthCheck implements HealthCheck {
     if (last != null && now - lastAtNanos < probeInterval.toNanos()) {
       return last;
     }
-    last = bounded.run(executor, this::probe);
+    last = bounded.run(threads, this::probe);
     lastAtNanos = System.nanoTime();
     return last;
   }

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.banhang.shop.payments.api.GatewayReachability;
 import com.banhang.shop.payments.api.GatewayReachability.GatewayProbe;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class GatewayHealthCheckTest {
 
-  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final ThreadFactory threads = Thread::new;
 
   /** A processor stand-in that counts the probes that reached it. */
   private static final class CountingGateway implements GatewayReachability {
@@ -45,25 +43,20 @@ class GatewayHealthCheckTest {
     HealthCheckResponse.setResponseProvider(IdempotencyEnforcedHealthCheckTest.Builder::new);
   }
 
-  @AfterEach
-  void stop() {
-    threads.shutdownNow();
-  }
-
   private GatewayHealthCheck check(CountingGateway gateway, Duration interval) {
     GatewayHealthCheck check = new GatewayHealthCheck();
     check.gateway = gateway;
     check.probeInterval = interval;
-    check.executor = managed(threads);
+    check.threads = managed(threads);
     return check;
   }
 
-  /** The container's executor is a plain ExecutorService here. */
-  private static ManagedExecutorService managed(ExecutorService delegate) {
-    return (ManagedExecutorService)
+  /** The container's thread factory is a plain ThreadFactory here. */
+  private static ManagedThreadFactory managed(ThreadFactory delegate) {
+    return (ManagedThreadFactory)
         Proxy.newProxyInstance(
             GatewayHealthCheckTest.class.getClassLoader(),
-            new Class<?>[] {ManagedExecutorService.class},
+            new Class<?>[] {ManagedThreadFactory.class},
             (proxy, method, args) -> {
               try {
                 return method.invoke(delegate, args);
