@@ -51,17 +51,7 @@ final class BoundedCheck {
     probing = true;
     CompletableFuture<HealthCheckResponse> running = new CompletableFuture<>();
     try {
-      Thread thread =
-          threads.newThread(
-              () -> {
-                try {
-                  running.complete(probe.call());
-                } catch (Exception | Error e) {
-                  running.completeExceptionally(e);
-                } finally {
-                  probing = false;
-                }
-              });
+      Thread thread = threads.newThread(() -> probeOnce(probe, running));
       thread.setName("health probe: " + name);
       thread.setDaemon(true);
       thread.start();
@@ -81,6 +71,28 @@ final class BoundedCheck {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return down("interrupted");
+    }
+  }
+
+  /**
+   * Runs the probe and only then hands its answer over: the check is free again before its caller
+   * can return, so that the next call probes instead of finding this one still running.
+   */
+  private void probeOnce(
+      Callable<HealthCheckResponse> probe, CompletableFuture<HealthCheckResponse> answer) {
+    HealthCheckResponse response = null;
+    Throwable failure = null;
+    try {
+      response = probe.call();
+    } catch (Exception | Error e) {
+      failure = e;
+    } finally {
+      probing = false;
+    }
+    if (failure == null) {
+      answer.complete(response);
+    } else {
+      answer.completeExceptionally(failure);
     }
   }
 

@@ -105,6 +105,17 @@ class BoundedCheckTest {
   }
 
   @Test
+  void theCallAfterAnAnsweredProbe_probesAgain_neverFindsTheLastOneStillRunning() {
+    BoundedCheck check = new BoundedCheck("gateway", Duration.ofSeconds(2));
+    ThreadFactory plain = Thread::new;
+
+    for (int i = 0; i < 2_000; i++) {
+      HealthCheckResponse answer = check.run(plain, () -> check.up("fine"));
+      assertThat(answer.getStatus()).as("call %d", i).isEqualTo(Status.UP);
+    }
+  }
+
+  @Test
   void aProbeThatThrows_isDown_andDoesNotBlockTheNext() {
     BoundedCheck check = new BoundedCheck("gateway", Duration.ofSeconds(2));
 
