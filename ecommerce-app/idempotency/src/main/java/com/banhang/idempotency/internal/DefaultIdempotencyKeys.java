@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.logging.Level;
 
 /**
  * The library's {@link IdempotencyKeys}: completing, releasing and reading one key go to the store
@@ -140,7 +141,30 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
             partitions.partitionsDropped());
     administration.recordPurgeRun(run);
     purgeRuns.fire(run);
+    removeFullSharedBuckets();
     return run;
+  }
+
+  /**
+   * The shared new-key limit's buckets that are full again go with the same run, in the same
+   * batches; they are not keys, so the run's record does not count them. A failure is logged and
+   * left to the next run.
+   */
+  private void removeFullSharedBuckets() {
+    try {
+      int removed =
+          settings
+              .newKeyLimits()
+              .removeFullSharedBuckets(settings.purgeBatchSize(), settings.purgeMaxBatches());
+      if (removed > 0) {
+        LOG.info(() -> "removed " + removed + " full token buckets of the shared new-key limit");
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "removing full token buckets of the shared new-key limit failed; the next run tries again",
+          e);
+    }
   }
 
   /**
@@ -154,10 +178,7 @@ public class DefaultIdempotencyKeys implements IdempotencyKeys {
               settings.partitionDaysAhead(), settings.partitionLockWait());
       return done == null ? PartitionRetention.NOT_PARTITIONED : done;
     } catch (RuntimeException e) {
-      LOG.log(
-          java.util.logging.Level.WARNING,
-          "retention by partition failed; this run deletes in batches only",
-          e);
+      LOG.log(Level.WARNING, "retention by partition failed; this run deletes in batches only", e);
       return PartitionRetention.NOT_PARTITIONED;
     }
   }

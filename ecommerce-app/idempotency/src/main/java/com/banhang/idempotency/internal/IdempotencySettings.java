@@ -251,7 +251,8 @@ public class IdempotencySettings {
   @ConfigProperty(name = "idempotency.new-keys.shared.timeout", defaultValue = "PT1S")
   Duration newKeysSharedTimeout;
 
-  private volatile NewKeyLimits newKeyLimits;
+  /** Made on first use; package-private so that tests can give their own. */
+  volatile NewKeyLimits newKeyLimits;
 
   /** The rate limit of new keys, made on first use from the configuration. */
   NewKeyLimits newKeyLimits() {

@@ -98,9 +98,17 @@ final class NewKeyLimits {
 
     void giveBack(String name, long tokens, Duration period);
 
+    /** Deletes up to {@code batchSize} buckets full again; returns how many went. */
+    int removeFull(int batchSize);
+
     /** The buckets of the database behind {@code buckets}. */
     static SharedBuckets over(SharedTokenBuckets buckets) {
       return new SharedBuckets() {
+        @Override
+        public int removeFull(int batchSize) {
+          return buckets.removeFull(batchSize);
+        }
+
         @Override
         public Optional<Duration> tryTake(String name, long tokens, Duration period) {
           return buckets.tryTake(name, tokens, period);
@@ -198,6 +206,31 @@ final class NewKeyLimits {
         warn("a token could not be given back to the shared new-key limit", e);
       }
     }
+  }
+
+  /**
+   * Deletes the shared buckets that are full again, in batches of {@code batchSize}, at most {@code
+   * maxBatches} of them (docs/scaling.md, "The new-key limit of the cluster"): a full bucket is
+   * what a missing one starts as, so this changes no decision and keeps the table from growing with
+   * every tenant, operation and limit there ever was. Part of the retention run.
+   *
+   * @return how many went; 0 when the limit is per server
+   * @throws RuntimeException when the database failed; the next run tries again
+   */
+  int removeFullSharedBuckets(int batchSize, int maxBatches) {
+    SharedBuckets sharedBuckets = shared();
+    if (sharedBuckets == null) {
+      return 0;
+    }
+    int removed = 0;
+    for (int batch = 0; batch < maxBatches; batch++) {
+      int deleted = sharedBuckets.removeFull(batchSize);
+      removed += deleted;
+      if (deleted < batchSize) {
+        break;
+      }
+    }
+    return removed;
   }
 
   /** The shared buckets, made on first use; null when the limit is per server or they failed. */

@@ -1,7 +1,10 @@
 package com.banhang.idempotency.jdbc;
 
 import io.github.bucket4j.BucketExceptions;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.jdbc.CustomColumnProvider;
 import io.github.bucket4j.distributed.proxy.ClientSideConfig;
+import io.github.bucket4j.distributed.proxy.ExpiredEntriesCleaner;
 import io.github.bucket4j.distributed.proxy.generic.select_for_update.AbstractSelectForUpdateBasedProxyManager;
 import io.github.bucket4j.distributed.proxy.generic.select_for_update.LockAndGetResult;
 import io.github.bucket4j.distributed.proxy.generic.select_for_update.SelectForUpdateBasedTransaction;
@@ -12,40 +15,63 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
  * Bucket4j's select-for-update algorithm (the one its PostgreSQL module runs) on H2 and SQL Server,
  * for which Bucket4j publishes no module: Bucket4j begins a transaction, locks and reads the row,
  * inserts an empty one first when there is none (and starts over), applies the command to the state
- * in memory and writes it back before the commit. Only the statements are this class's.
+ * in memory and writes it back before the commit, with the time its module writes in {@code
+ * expires_at} (Bucket4j's own column provider). Only the statements are this class's, and the
+ * deletion of expired rows, which its module has for PostgreSQL.
  */
-final class SelectForUpdateTokenBuckets extends AbstractSelectForUpdateBasedProxyManager<String> {
+final class SelectForUpdateTokenBuckets extends AbstractSelectForUpdateBasedProxyManager<String>
+    implements ExpiredEntriesCleaner {
 
   enum Dialect {
     H2(
         "SELECT state FROM " + SharedTokenBuckets.TABLE + " WHERE id = ? FOR UPDATE",
-        "INSERT INTO " + SharedTokenBuckets.TABLE + " (id, state) VALUES (?, NULL)"),
+        "INSERT INTO " + SharedTokenBuckets.TABLE + " (id, state) VALUES (?, NULL)",
+        // H2 has no SKIP LOCKED: the purge waits for a take that holds a row (milliseconds),
+        // which commits it with a later time, so that the purge leaves it.
+        "DELETE FROM " + SharedTokenBuckets.TABLE + " WHERE expires_at < ? FETCH FIRST ? ROWS ONLY",
+        false),
     // UPDLOCK holds the row until the commit as FOR UPDATE does; HOLDLOCK also holds the gap of a
-    // missing row, so that two inserts of one new bucket cannot both pass their check.
+    // missing row, so that two inserts of one new bucket cannot both pass their check. The purge
+    // passes over rows a take holds, as PostgreSQL's SKIP LOCKED does, with the store's hints for
+    // that, valid whether READ_COMMITTED_SNAPSHOT is on or off (docs/sqlserver.md).
     SQL_SERVER(
         "SELECT state FROM dbo."
             + SharedTokenBuckets.TABLE
             + " WITH (UPDLOCK, ROWLOCK, HOLDLOCK) WHERE id = ?",
-        "INSERT INTO dbo." + SharedTokenBuckets.TABLE + " (id, state) VALUES (?, NULL)");
+        "INSERT INTO dbo." + SharedTokenBuckets.TABLE + " (id, state) VALUES (?, NULL)",
+        "DELETE TOP (?) FROM dbo."
+            + SharedTokenBuckets.TABLE
+            + SqlServerIdempotencyStore.SKIP_LOCKED_ROWS
+            + " WHERE expires_at < ?",
+        true);
 
     final String select;
     final String insert;
     final String update;
+    final String deleteExpired;
 
-    Dialect(String select, String insert) {
+    /** Whether {@link #deleteExpired} takes the batch size before the time, not after it. */
+    final boolean batchSizeFirst;
+
+    Dialect(String select, String insert, String deleteExpired, boolean batchSizeFirst) {
       this.select = select;
       this.insert = insert;
       this.update =
           "UPDATE "
               + (select.contains("dbo.") ? "dbo." : "")
               + SharedTokenBuckets.TABLE
-              + " SET state = ? WHERE id = ?";
+              + " SET state = ?, "
+              + SharedTokenBuckets.EXPIRES_AT
+              + " = ? WHERE id = ?";
+      this.deleteExpired = deleteExpired;
+      this.batchSizeFirst = batchSizeFirst;
     }
 
     /** Whether {@code e} says the row was inserted meanwhile by another transaction. */
@@ -59,10 +85,21 @@ final class SelectForUpdateTokenBuckets extends AbstractSelectForUpdateBasedProx
   private final DataSource dataSource;
   private final Dialect dialect;
 
-  SelectForUpdateTokenBuckets(DataSource dataSource, Dialect dialect, Duration timeout) {
-    super(ClientSideConfig.getDefault().withRequestTimeout(timeout));
+  private final CustomColumnProvider<String> expiresAt;
+
+  SelectForUpdateTokenBuckets(
+      DataSource dataSource,
+      Dialect dialect,
+      Duration timeout,
+      ExpirationAfterWriteStrategy expiry) {
+    super(
+        ClientSideConfig.getDefault()
+            .withRequestTimeout(timeout)
+            .withExpirationAfterWriteStrategy(expiry));
     this.dataSource = dataSource;
     this.dialect = dialect;
+    this.expiresAt =
+        CustomColumnProvider.createExpiresInColumnProvider(SharedTokenBuckets.EXPIRES_AT, expiry);
   }
 
   @Override
@@ -124,7 +161,8 @@ final class SelectForUpdateTokenBuckets extends AbstractSelectForUpdateBasedProx
         try (PreparedStatement update = connection.prepareStatement(dialect.update)) {
           applyTimeout(update, timeoutNanos);
           update.setBytes(1, data);
-          update.setString(2, key);
+          expiresAt.setCustomField(key, 2, update, newState, currentTimeNanos());
+          update.setString(3, key);
           update.executeUpdate();
         } catch (SQLException e) {
           throw new BucketExceptions.BucketExecutionException(e);
@@ -145,7 +183,28 @@ final class SelectForUpdateTokenBuckets extends AbstractSelectForUpdateBasedProx
 
   @Override
   public boolean isExpireAfterWriteSupported() {
-    return false;
+    return true;
+  }
+
+  @Override
+  public int removeExpired(int batchSize) {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true); // each batch commits alone, as a take does
+      return deleteExpired(connection, batchSize);
+    } catch (SQLException e) {
+      throw new BucketExceptions.BucketExecutionException(e);
+    }
+  }
+
+  private int deleteExpired(Connection connection, int batchSize) throws SQLException {
+    try (PreparedStatement delete = connection.prepareStatement(dialect.deleteExpired)) {
+      // The node's clock, which Bucket4j refills by and wrote expires_at with (SharedTokenBuckets'
+      // KEPT_AFTER_FULL covers the nodes' differences), not the database's.
+      long now = TimeUnit.NANOSECONDS.toMillis(currentTimeNanos());
+      delete.setInt(dialect.batchSizeFirst ? 1 : 2, batchSize);
+      delete.setLong(dialect.batchSizeFirst ? 2 : 1, now);
+      return delete.executeUpdate();
+    }
   }
 
   private interface SqlAction {

@@ -3,7 +3,9 @@ package com.banhang.idempotency.jdbc;
 import com.banhang.idempotency.IdempotencyStoreUnavailableException;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
+import io.github.bucket4j.distributed.proxy.ExpiredEntriesCleaner;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
 import java.nio.charset.StandardCharsets;
@@ -29,18 +31,35 @@ import javax.sql.DataSource;
  * statements. The data source must not enlist its connections in the caller's JTA transaction (Open
  * Liberty: {@code transactional="false"}): each take commits on its own, at once, whatever the
  * request's transaction does later, and holds the row only for that moment.
+ *
+ * <p>Each write also records when the bucket will be full again ({@code expires_at}, sql's V23),
+ * and {@link #removeFull} deletes the rows past that time: a full bucket is what a missing row
+ * starts as, so no answer changes, and the table keeps no row for a tenant, operation or limit no
+ * longer in use.
  */
 public final class SharedTokenBuckets {
 
   static final String TABLE = "idempotency_new_key_bucket";
 
+  /** When the row's bucket is full again, in milliseconds since 1970-01-01 UTC (V23). */
+  static final String EXPIRES_AT = "expires_at";
+
   /** The id column's length in every database (V21). */
   static final int MAX_ID_LENGTH = 450;
 
-  private final ProxyManager<String> buckets;
+  /**
+   * How long a row is kept after its bucket is full again: for the servers' clocks, since the
+   * server that writes a row computes its time and another one may delete it. A bucket deleted
+   * before it is full would give its tenant the missing tokens back.
+   */
+  static final Duration KEPT_AFTER_FULL = Duration.ofMinutes(1);
 
-  private SharedTokenBuckets(ProxyManager<String> buckets) {
+  private final ProxyManager<String> buckets;
+  private final ExpiredEntriesCleaner cleaner;
+
+  private <M extends ProxyManager<String> & ExpiredEntriesCleaner> SharedTokenBuckets(M buckets) {
     this.buckets = buckets;
+    this.cleaner = buckets;
   }
 
   /**
@@ -53,6 +72,13 @@ public final class SharedTokenBuckets {
    *     of the three
    */
   public static SharedTokenBuckets forDataSource(DataSource dataSource, Duration timeout) {
+    return forDataSource(dataSource, timeout, KEPT_AFTER_FULL);
+  }
+
+  /** As {@link #forDataSource(DataSource, Duration)}, keeping a full bucket's row {@code kept}. */
+  static SharedTokenBuckets forDataSource(DataSource dataSource, Duration timeout, Duration kept) {
+    ExpirationAfterWriteStrategy expiry =
+        ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(kept);
     String product;
     try (Connection connection = dataSource.getConnection()) {
       product = connection.getMetaData().getDatabaseProductName();
@@ -66,18 +92,20 @@ public final class SharedTokenBuckets {
               .table(TABLE)
               .idColumn("id")
               .stateColumn("state")
+              .expiresAtColumn(EXPIRES_AT)
+              .expirationAfterWrite(expiry)
               .requestTimeout(timeout)
               .build());
     }
     if (product.startsWith("H2")) {
       return new SharedTokenBuckets(
           new SelectForUpdateTokenBuckets(
-              dataSource, SelectForUpdateTokenBuckets.Dialect.H2, timeout));
+              dataSource, SelectForUpdateTokenBuckets.Dialect.H2, timeout, expiry));
     }
     if (product.startsWith("Microsoft SQL Server")) {
       return new SharedTokenBuckets(
           new SelectForUpdateTokenBuckets(
-              dataSource, SelectForUpdateTokenBuckets.Dialect.SQL_SERVER, timeout));
+              dataSource, SelectForUpdateTokenBuckets.Dialect.SQL_SERVER, timeout, expiry));
     }
     throw new IdempotencyStoreUnavailableException(
         "no shared token buckets for database " + product, null);
@@ -113,6 +141,21 @@ public final class SharedTokenBuckets {
       bucket(name, tokens, period).addTokens(1);
     } catch (RuntimeException e) {
       throw new IdempotencyStoreUnavailableException("the shared token bucket failed", e);
+    }
+  }
+
+  /**
+   * Deletes up to {@code batchSize} rows whose bucket has been full again for {@link
+   * #KEPT_AFTER_FULL}, skipping rows a take holds at that moment.
+   *
+   * @return how many rows went
+   * @throws IdempotencyStoreUnavailableException when the database failed
+   */
+  public int removeFull(int batchSize) {
+    try {
+      return cleaner.removeExpired(batchSize);
+    } catch (RuntimeException e) {
+      throw new IdempotencyStoreUnavailableException("purging full token buckets failed", e);
     }
   }
 

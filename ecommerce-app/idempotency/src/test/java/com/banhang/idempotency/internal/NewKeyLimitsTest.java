@@ -112,6 +112,35 @@ class NewKeyLimitsTest {
       givenBack.incrementAndGet();
       left++;
     }
+
+    /** Buckets full again, for {@link #removeFull}. */
+    volatile int full;
+
+    @Override
+    public synchronized int removeFull(int batchSize) {
+      if (down) {
+        throw new IllegalStateException("database down");
+      }
+      int removed = Math.min(full, batchSize);
+      full -= removed;
+      return removed;
+    }
+  }
+
+  @Test
+  void removingFullSharedBuckets_goesBatchByBatch_untilAShortOne_orTheMostBatches() {
+    CountingShared shared = new CountingShared(1);
+    NewKeyLimits node =
+        new NewKeyLimits(name -> Optional.ofNullable(config.get(name)), () -> shared);
+    shared.full = 25;
+
+    assertThat(node.removeFullSharedBuckets(10, 2)).isEqualTo(20);
+    assertThat(node.removeFullSharedBuckets(10, 5)).isEqualTo(5);
+    assertThat(node.removeFullSharedBuckets(10, 5)).isZero();
+
+    shared.down = true;
+    assertThatThrownBy(() -> node.removeFullSharedBuckets(10, 5))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -67,6 +69,51 @@ class PurgeExpiredNowTest {
     assertThat(run.method()).isEqualTo(PurgeRun.BATCHED);
     assertThat(run.rowsDeleted()).isEqualTo(12);
     assertThat(memory.recentPurgeRuns(1)).containsExactly(run);
+  }
+
+  @Test
+  void theRunAlsoRemovesFullSharedBuckets_andTheirFailureDoesNotFailIt() {
+    DefaultIdempotencyKeys keys = over(() -> PartitionRetention.NOT_PARTITIONED, 7);
+    AtomicInteger full = new AtomicInteger(2_500);
+    AtomicInteger bucketBatches = new AtomicInteger();
+    AtomicBoolean down = new AtomicBoolean();
+    keys.settings.newKeyLimits =
+        new NewKeyLimits(
+            name -> Optional.empty(),
+            () ->
+                new NewKeyLimits.SharedBuckets() {
+                  @Override
+                  public Optional<Duration> tryTake(String name, long tokens, Duration period) {
+                    return Optional.empty();
+                  }
+
+                  @Override
+                  public void giveBack(String name, long tokens, Duration period) {}
+
+                  @Override
+                  public int removeFull(int batchSize) {
+                    if (down.get()) {
+                      throw new IllegalStateException("database down");
+                    }
+                    bucketBatches.incrementAndGet();
+                    int removed = Math.min(full.get(), batchSize);
+                    full.addAndGet(-removed);
+                    return removed;
+                  }
+                });
+
+    PurgeRun run = keys.purgeExpiredNow("schedule");
+
+    assertThat(full).hasValue(0); // the run's batch size (1000) three times, the last one short
+    assertThat(bucketBatches).hasValue(3);
+    assertThat(run.rowsDeleted()).isEqualTo(7); // buckets are not keys
+
+    full.set(5);
+    down.set(true);
+    PurgeRun failed = keys.purgeExpiredNow("schedule");
+    assertThat(failed.rowsDeleted()).isEqualTo(7);
+    assertThat(memory.recentPurgeRuns(1)).containsExactly(failed);
+    assertThat(full).hasValue(5);
   }
 
   /** Keys over the in-memory store, the partition step and one short batch as given. */

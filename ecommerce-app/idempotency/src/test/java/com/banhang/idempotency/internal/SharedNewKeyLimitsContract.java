@@ -1,9 +1,11 @@
 package com.banhang.idempotency.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.banhang.idempotency.jdbc.SharedTokenBuckets;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -149,5 +151,104 @@ abstract class SharedNewKeyLimitsContract {
     config.put("idempotency.new-keys.tenant.carol", "2/PT1H"); // servers restarted with it
 
     assertThat(node().tryAcquire("carol", "orders.create").allowed()).isTrue();
+  }
+
+  @Test
+  void eachTake_recordsWhenItsBucketIsFullAgain_plusAMinuteForTheClocks() throws SQLException {
+    config.put("idempotency.new-keys.tenant.carol", "3/PT1H"); // a token back every 20 minutes
+    NewKeyLimits node = node();
+
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    assertThat(expiresAt()).isCloseTo(nowMillis() + minutes(20 + 1), within(seconds(10)));
+
+    assertThat(node.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    assertThat(expiresAt()).isCloseTo(nowMillis() + minutes(40 + 1), within(seconds(10)));
+  }
+
+  @Test
+  void retention_removesTheBucketsFullAgain_inBatches_andKeepsTheOthers() throws SQLException {
+    config.put("idempotency.new-keys.limit", "2/PT1H");
+    NewKeyLimits node = node();
+    for (int tenant = 0; tenant < 5; tenant++) {
+      assertThat(node.tryAcquire("t" + tenant, "orders.create").allowed()).isTrue();
+    }
+    // Three of them as they stand once full again: a minute past their time.
+    int past =
+        update(
+            "UPDATE idempotency_new_key_bucket SET expires_at = "
+                + (nowMillis() - seconds(1))
+                + " WHERE id LIKE '%t0%' OR id LIKE '%t1%' OR id LIKE '%t2%'");
+    assertThat(past).isEqualTo(3);
+
+    assertThat(node.removeFullSharedBuckets(1, 2)).isEqualTo(2); // no more than two batches
+    assertThat(node.removeFullSharedBuckets(2, 10)).isEqualTo(1);
+    assertThat(node.removeFullSharedBuckets(2, 10)).isZero();
+
+    assertThat(bucketIds()).hasSize(2).allMatch(id -> id.contains("t3") || id.contains("t4"));
+  }
+
+  @Test
+  void aRemovedBucket_startsFullAgain_asItWasWhenRemoved() throws SQLException {
+    config.put("idempotency.new-keys.tenant.carol", "2/PT1H");
+    NewKeyLimits before = node();
+    assertThat(before.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    update("UPDATE idempotency_new_key_bucket SET expires_at = " + (nowMillis() - seconds(1)));
+    assertThat(before.removeFullSharedBuckets(10, 1)).isEqualTo(1);
+
+    NewKeyLimits after = node(); // a server that never took from it
+    assertThat(after.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    assertThat(after.tryAcquire("carol", "orders.create").allowed()).isTrue();
+    assertThat(after.tryAcquire("carol", "orders.create").allowed()).isFalse();
+    assertThat(bucketIds()).hasSize(1);
+  }
+
+  @Test
+  void aLimitOfEachServerAlone_hasNoSharedBucketsToRemove() {
+    NewKeyLimits alone = new NewKeyLimits(name -> Optional.ofNullable(config.get(name)));
+    assertThat(alone.removeFullSharedBuckets(10, 10)).isZero();
+  }
+
+  private long expiresAt() throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery("SELECT expires_at FROM idempotency_new_key_bucket")) {
+      assertThat(rows.next()).isTrue();
+      long expiresAt = rows.getLong(1);
+      assertThat(rows.wasNull()).isFalse();
+      assertThat(rows.next()).as("one bucket").isFalse();
+      return expiresAt;
+    }
+  }
+
+  private List<String> bucketIds() throws SQLException {
+    List<String> ids = new ArrayList<>();
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT id FROM idempotency_new_key_bucket")) {
+      while (rows.next()) {
+        ids.add(rows.getString(1));
+      }
+    }
+    return ids;
+  }
+
+  private int update(String sql) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      return statement.executeUpdate(sql);
+    }
+  }
+
+  private static long nowMillis() {
+    return System.currentTimeMillis();
+  }
+
+  private static long minutes(long minutes) {
+    return Duration.ofMinutes(minutes).toMillis();
+  }
+
+  private static long seconds(long seconds) {
+    return Duration.ofSeconds(seconds).toMillis();
   }
 }

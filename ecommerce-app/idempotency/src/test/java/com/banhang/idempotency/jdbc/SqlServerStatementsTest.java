@@ -6,6 +6,7 @@ import com.banhang.idempotency.ClaimedKey;
 import com.banhang.idempotency.IdempotencyRecord;
 import com.banhang.idempotency.ProcessingQuery;
 import com.banhang.idempotency.StoredResponse;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
@@ -114,6 +115,28 @@ class SqlServerStatementsTest {
     }
     // No query of the database's settings: a flag read once would go stale.
     assertThat(sent).noneMatch(s -> s.sql().contains("is_read_committed_snapshot_on"));
+  }
+
+  @Test
+  void fullTokenBuckets_arePurgedPastHeldRows_withTheSameHints_batchSizeThenTime() {
+    long before = System.currentTimeMillis();
+    new SelectForUpdateTokenBuckets(
+            recordingDataSource(),
+            SelectForUpdateTokenBuckets.Dialect.SQL_SERVER,
+            Duration.ofSeconds(1),
+            ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))
+        .removeExpired(250);
+
+    assertThat(sent).hasSize(1);
+    Sent purge = sent.get(0);
+    assertThat(purge.sql())
+        .startsWith("DELETE TOP (?) FROM dbo.idempotency_new_key_bucket")
+        .contains("WITH (READCOMMITTEDLOCK, READPAST)")
+        .doesNotContain("ROWLOCK")
+        .endsWith("WHERE expires_at < ?");
+    assertThat(purge.parameters()).containsEntry(1, 250);
+    assertThat((Long) purge.parameters().get(2))
+        .isBetween(before, System.currentTimeMillis()); // milliseconds since 1970, as written
   }
 
   @Test
