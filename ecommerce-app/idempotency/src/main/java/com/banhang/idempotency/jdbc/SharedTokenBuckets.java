@@ -8,6 +8,8 @@ import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
 import io.github.bucket4j.distributed.proxy.ExpiredEntriesCleaner;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -87,7 +89,7 @@ public final class SharedTokenBuckets {
     }
     if (product.startsWith("PostgreSQL")) {
       return new SharedTokenBuckets(
-          Bucket4jPostgreSQL.selectForUpdateBasedBuilder(dataSource)
+          Bucket4jPostgreSQL.selectForUpdateBasedBuilder(autoCommitting(dataSource))
               .primaryKeyMapper(PrimaryKeyMapper.STRING)
               .table(TABLE)
               .idColumn("id")
@@ -166,6 +168,31 @@ public final class SharedTokenBuckets {
             .addLimit(l -> l.capacity(tokens).refillGreedy(tokens, period))
             .build();
     return buckets.builder().build(id(name, tokens, period), () -> configuration);
+  }
+
+  /**
+   * {@code dataSource}, each of whose connections starts in auto-commit: Bucket4j's PostgreSQL
+   * module turns it off for a take and never back on, and deletes expired rows on whatever
+   * connection the pool hands out next, without a commit of its own. A pool that did not reset the
+   * mode would leave that deletion uncommitted, to be rolled back when the connection is closed.
+   */
+  private static DataSource autoCommitting(DataSource dataSource) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            SharedTokenBuckets.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result;
+              try {
+                result = method.invoke(dataSource, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+              if (result instanceof Connection connection) {
+                connection.setAutoCommit(true);
+              }
+              return result;
+            });
   }
 
   /** The row's id: the name and the limit, or their SHA-256 when longer than the column. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.banhang.idempotency.jdbc.SharedTokenBuckets;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -206,6 +207,46 @@ abstract class SharedNewKeyLimitsContract {
   void aLimitOfEachServerAlone_hasNoSharedBucketsToRemove() {
     NewKeyLimits alone = new NewKeyLimits(name -> Optional.ofNullable(config.get(name)));
     assertThat(alone.removeFullSharedBuckets(10, 10)).isZero();
+  }
+
+  @Test
+  void fullBuckets_areDeletedEvenWhereThePoolHandsOutConnectionsWithAutoCommitOff()
+      throws SQLException {
+    DataSource autoCommitOff =
+        (DataSource)
+            Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                  Object result = method.invoke(dataSource(), args);
+                  if (result instanceof Connection connection) {
+                    connection.setAutoCommit(false); // as a take left it, with no reset
+                  }
+                  return result;
+                });
+    NewKeyLimits node =
+        new NewKeyLimits(
+            name -> Optional.of("2/PT1H").filter(v -> name.equals(NewKeyLimits.GLOBAL)),
+            () ->
+                NewKeyLimits.SharedBuckets.over(
+                    SharedTokenBuckets.forDataSource(autoCommitOff, Duration.ofSeconds(10))));
+    assertThat(node.tryAcquire("dave", "orders.create").allowed()).isTrue();
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(
+          "UPDATE idempotency_new_key_bucket SET expires_at = "
+              + (System.currentTimeMillis() - 1_000));
+    }
+
+    assertThat(node.removeFullSharedBuckets(10, 1)).isEqualTo(1);
+
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet count =
+            statement.executeQuery("SELECT count(*) FROM idempotency_new_key_bucket")) {
+      assertThat(count.next()).isTrue();
+      assertThat(count.getInt(1)).as("the deletion was committed").isZero();
+    }
   }
 
   private long expiresAt() throws SQLException {
