@@ -33,8 +33,8 @@ final class SelectForUpdateTokenBuckets extends AbstractSelectForUpdateBasedProx
     H2(
         "SELECT state FROM " + SharedTokenBuckets.TABLE + " WHERE id = ? FOR UPDATE",
         "INSERT INTO " + SharedTokenBuckets.TABLE + " (id, state) VALUES (?, NULL)",
-        // H2 has no SKIP LOCKED: the purge waits for a take that holds a row (milliseconds),
-        // which commits it with a later time, so that the purge leaves it.
+        // A row a take holds makes this wait for the take (milliseconds), which commits it with
+        // a later time, so that the purge then leaves it.
         "DELETE FROM " + SharedTokenBuckets.TABLE + " WHERE expires_at < ? FETCH FIRST ? ROWS ONLY",
         false),
     // UPDLOCK holds the row until the commit as FOR UPDATE does; HOLDLOCK also holds the gap of a

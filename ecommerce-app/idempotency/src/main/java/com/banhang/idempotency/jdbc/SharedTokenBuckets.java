@@ -74,13 +74,8 @@ public final class SharedTokenBuckets {
    *     of the three
    */
   public static SharedTokenBuckets forDataSource(DataSource dataSource, Duration timeout) {
-    return forDataSource(dataSource, timeout, KEPT_AFTER_FULL);
-  }
-
-  /** As {@link #forDataSource(DataSource, Duration)}, keeping a full bucket's row {@code kept}. */
-  static SharedTokenBuckets forDataSource(DataSource dataSource, Duration timeout, Duration kept) {
     ExpirationAfterWriteStrategy expiry =
-        ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(kept);
+        ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEPT_AFTER_FULL);
     String product;
     try (Connection connection = dataSource.getConnection()) {
       product = connection.getMetaData().getDatabaseProductName();
