@@ -8,7 +8,6 @@ import static it.com.banhang.shop.ShopApi.orderBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -229,13 +228,7 @@ class MetricsIT {
     // today stays in its day's partition until that day is dropped whole (docs/scaling.md,
     // "Retention by partition"), while H2 deletes it in batches. So one purge first takes whatever
     // is purgeable now, and the measured one then has this test's rows to count.
-    assertThat(
-            ShopApi.as("operator")
-                .contentType(ContentType.JSON)
-                .header("Idempotency-Key", newKey())
-                .post("/api/v1/admin/purges")
-                .statusCode())
-        .isEqualTo(200);
+    assertThat(ShopApi.purgeNow().statusCode()).isEqualTo(200);
     // Two expired rows of a tenant no one else uses, so that the purge has rows to count.
     String tenant = "metrics-purge-" + newKey().substring(0, 8);
     OffsetDateTime longAgo = OffsetDateTime.now(ZoneOffset.UTC).minusDays(30);
@@ -256,11 +249,7 @@ class MetricsIT {
     }
     long purgeable = 2;
     Metrics before = Metrics.read();
-    Response purge =
-        ShopApi.as("operator")
-            .contentType(ContentType.JSON)
-            .header("Idempotency-Key", newKey())
-            .post("/api/v1/admin/purges");
+    Response purge = ShopApi.purgeNow();
     assertThat(purge.statusCode()).as(purge.asString()).isEqualTo(200);
 
     Metrics after = Metrics.read();

@@ -6,7 +6,6 @@ import static it.com.banhang.shop.ShopApi.newSku;
 import static it.com.banhang.shop.ShopApi.orderBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,11 +48,7 @@ class NewKeyBucketRetentionIT {
                 alices))
         .isEqualTo(1);
 
-    Response purge =
-        ShopApi.as("operator")
-            .contentType(ContentType.JSON)
-            .header("Idempotency-Key", newKey())
-            .post("/api/v1/admin/purges");
+    Response purge = ShopApi.purgeNow();
     assertThat(purge.statusCode()).as(purge.asString()).isEqualTo(200);
 
     assertThat(

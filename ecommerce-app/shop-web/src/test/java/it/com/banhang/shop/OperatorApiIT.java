@@ -300,11 +300,7 @@ class OperatorApiIT {
         ShopDatabase.count(
             "SELECT COUNT(*) FROM idempotency_purge_run WHERE started_by = 'operator'");
 
-    Response purged =
-        ShopApi.as("operator")
-            .contentType(ContentType.JSON)
-            .header("Idempotency-Key", newKey())
-            .post("/api/v1/admin/purges");
+    Response purged = ShopApi.purgeNow();
 
     assertThat(purged.statusCode()).isEqualTo(200);
     assertThat((String) purged.path("message")).startsWith("purged ");
@@ -469,10 +465,7 @@ class OperatorApiIT {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         "postgresql".equals(System.getProperty("shop.db")),
         "the append-only trigger exists on PostgreSQL and SQL Server; H2 has none");
-    ShopApi.as("operator")
-        .contentType(ContentType.JSON)
-        .header("Idempotency-Key", newKey())
-        .post("/api/v1/admin/purges");
+    ShopApi.purgeNow();
     long entries = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
     assertThat(entries).isPositive();
 

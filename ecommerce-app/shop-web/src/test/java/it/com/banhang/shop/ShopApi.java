@@ -35,6 +35,14 @@ public final class ShopApi {
     return request.post("/api/v1/orders");
   }
 
+  /** An operator's retention run now ({@code POST /api/v1/admin/purges}), under a new key. */
+  public static Response purgeNow() {
+    return as("operator")
+        .contentType(ContentType.JSON)
+        .header("Idempotency-Key", newKey())
+        .post("/api/v1/admin/purges");
+  }
+
   public static String newKey() {
     return UUID.randomUUID().toString();
   }

@@ -3,7 +3,6 @@ package it.com.banhang.shop.postgresql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.restassured.http.ContentType;
 import it.com.banhang.shop.ShopApi;
 import it.com.banhang.shop.ShopDatabase;
 import java.sql.Connection;
@@ -37,13 +36,7 @@ class RestrictedDatabaseLoginIT {
                 .statusCode())
         .isEqualTo(201);
     long audited = ShopDatabase.count("SELECT COUNT(*) FROM operator_audit");
-    assertThat(
-            ShopApi.as("operator")
-                .contentType(ContentType.JSON)
-                .header("Idempotency-Key", ShopApi.newKey())
-                .post("/api/v1/admin/purges")
-                .statusCode())
-        .isEqualTo(200);
+    assertThat(ShopApi.purgeNow().statusCode()).isEqualTo(200);
     assertThat(ShopDatabase.count("SELECT COUNT(*) FROM operator_audit")).isGreaterThan(audited);
     assertThat(
             ShopDatabase.count(
