@@ -1,6 +1,5 @@
 package com.banhang.idempotency.jdbc;
 
-import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -21,14 +20,11 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
             + " SQLSERVER_PASSWORD to run the store contract against one")
 class SqlServerIdempotencyStoreTest extends JdbcIdempotencyStoreContract {
 
-  private static SQLServerDataSource dataSource;
+  private static DataSource dataSource;
 
   @BeforeAll
   static void migrateDatabase() {
-    dataSource = new SQLServerDataSource();
-    dataSource.setURL(System.getenv("SQLSERVER_JDBC_URL"));
-    dataSource.setUser(System.getenv("SQLSERVER_USER"));
-    dataSource.setPassword(System.getenv("SQLSERVER_PASSWORD"));
+    dataSource = SqlServerFromEnvironment.dataSource();
     migrate(dataSource, "sqlserver");
   }
 
